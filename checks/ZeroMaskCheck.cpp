@@ -1,0 +1,58 @@
+//===--- ZeroMaskCheck.cpp - warp-zero-mask -------------------------------===//
+
+#include "ZeroMaskCheck.h"
+#include "analysis/CollectiveCalls.h"
+#include "analysis/IntrinsicMatchers.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace warp_tidy {
+
+void ZeroMaskCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName(namesOfMaskedIntrinsics()))),
+               unless(isExpansionInSystemHeader()))
+          .bind("call"),
+      this);
+}
+
+// Where the zero came from, when it was named rather than written: the user
+// has to fix the definition, not the call.
+static const NamedDecl *namedSourceOfMask(const Expr *Mask) {
+  const Expr *E = Mask->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return Ref->getDecl();
+  return nullptr;
+}
+
+void ZeroMaskCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  std::optional<CollectiveCall> Collective = recogniseCollective(Call);
+  if (!Collective)
+    return;
+  const Expr *Mask = Collective->maskArg();
+  std::optional<uint32_t> Value = evaluateMask(Mask, *Result.Context);
+  if (!Value || *Value != 0)
+    return;
+
+  SourceLocation Loc = Result.SourceManager->getFileLoc(Mask->getBeginLoc());
+  if (!Reported.insert(Loc).second)
+    return;
+
+  diag(Loc, "%0 is called with a mask that is always 0: no lane is named, so "
+            "the %1 is undefined (each calling lane must have its own bit "
+            "set); pass the lanes that reach this call, e.g. 0xffffffff when "
+            "the whole warp is converged, or a mask from "
+            "__ballot_sync(0xffffffff, cond) computed before the branch")
+      << Collective->Intrinsic->Name << describeKind(Collective->Intrinsic->Kind)
+      << Mask->getSourceRange();
+
+  if (const NamedDecl *Source = namedSourceOfMask(Mask))
+    diag(Source->getLocation(), "%0 is defined as 0 here", DiagnosticIDs::Note)
+        << Source;
+}
+
+} // namespace warp_tidy

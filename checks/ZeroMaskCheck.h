@@ -1,0 +1,35 @@
+//===--- ZeroMaskCheck.h - warp-zero-mask ---------------------------------===//
+//
+// Flags warp collectives whose mask folds to the constant 0. Such a call names
+// no participating lane, which the CUDA Programming Guide makes undefined (each
+// calling lane must have its own bit set). On an H200 `__ballot_sync(0, p)`
+// returned the full-warp ballot, so the bug hides at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ZEROMASKCHECK_H
+#define WARP_TIDY_ZEROMASKCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace warp_tidy {
+
+class ZeroMaskCheck : public clang::tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override { Reported.clear(); }
+
+private:
+  // Template instantiations revisit the same call; report each location once.
+  llvm::DenseSet<clang::SourceLocation> Reported;
+};
+
+} // namespace warp_tidy
+
+#endif

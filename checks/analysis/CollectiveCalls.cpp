@@ -1,0 +1,96 @@
+//===--- CollectiveCalls.cpp - Recognise warp collectives in the AST ------===//
+
+#include "CollectiveCalls.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace warp_tidy {
+
+// Cooperative-groups implements tile members in helper base classes whose
+// names change between CUDA versions; all of them contain one of these.
+static bool isTileClassName(llvm::StringRef Name) {
+  return Name.contains("thread_block_tile") || Name.contains("tiled_partition") ||
+         Name.contains("__static_size_tile") || Name.contains("thread_group_base");
+}
+
+static llvm::StringRef innermostNamespaceName(const DeclContext *DC) {
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (!NS->isInline() && NS->getIdentifier())
+        return NS->getName();
+  return "";
+}
+
+static bool isInNamespace(const DeclContext *DC, llvm::StringRef Name) {
+  for (; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getIdentifier() && NS->getName() == Name)
+        return true;
+  return false;
+}
+
+const WarpIntrinsic *classifyCallee(const FunctionDecl *Callee) {
+  if (!Callee || !Callee->getIdentifier())
+    return nullptr;
+  llvm::StringRef Name = Callee->getName();
+
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee)) {
+    const CXXRecordDecl *Record = Method->getParent();
+    if (Record && Record->getIdentifier() && isTileClassName(Record->getName()) &&
+        isInNamespace(Record, "cooperative_groups"))
+      return lookupScopedWarpIntrinsic("thread_block_tile", Name);
+    return nullptr;
+  }
+
+  const DeclContext *DC = Callee->getDeclContext();
+  if (isInNamespace(DC, "wmma"))
+    return lookupScopedWarpIntrinsic("wmma", Name);
+  if (isInNamespace(DC, "cooperative_groups"))
+    return lookupScopedWarpIntrinsic("cooperative_groups", Name);
+  // CUDA intrinsics live at global scope (clang's headers) or, for a few
+  // CUDA-header spellings, in no named namespace at all.
+  if (!innermostNamespaceName(DC).empty())
+    return nullptr;
+  return lookupWarpIntrinsic(Name);
+}
+
+std::optional<CollectiveCall> recogniseCollective(const CallExpr *Call) {
+  if (!Call)
+    return std::nullopt;
+  const WarpIntrinsic *I = classifyCallee(Call->getDirectCallee());
+  if (!I)
+    return std::nullopt;
+  return CollectiveCall{Call, I};
+}
+
+const Expr *CollectiveCall::maskArg() const {
+  if (Intrinsic->MaskArg == NoArgument ||
+      static_cast<unsigned>(Intrinsic->MaskArg) >= Call->getNumArgs())
+    return nullptr;
+  return Call->getArg(Intrinsic->MaskArg);
+}
+
+bool CollectiveCall::hasImplicitFullMask() const {
+  if (Intrinsic->NeedsWholeWarp)
+    return true;
+  const Expr *Mask = maskArg();
+  return Mask && isa<CXXDefaultArgExpr>(Mask);
+}
+
+std::optional<uint32_t> evaluateMask(const Expr *Mask, const ASTContext &Ctx) {
+  if (!Mask || Mask->isValueDependent() || Mask->isTypeDependent())
+    return std::nullopt;
+  Expr::EvalResult Result;
+  if (!Mask->EvaluateAsInt(Result, Ctx, Expr::SE_AllowSideEffects))
+    return std::nullopt;
+  // The intrinsics take `unsigned int`: a wider constant is truncated by the
+  // implicit conversion exactly as here.
+  return static_cast<uint32_t>(Result.Val.getInt().extOrTrunc(32).getZExtValue());
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,92 @@
+//===--- CudaInstallation.cpp - Locate the CUDA toolkit -------------------===//
+
+#include "CudaInstallation.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Process.h"
+
+namespace warp_tidy {
+
+unsigned CudaInstallation::oldestSupportedArch() const {
+  // From each toolkit's release notes: CUDA 13 dropped everything before
+  // Turing, CUDA 12 before Maxwell, CUDA 11 before Kepler sm_35.
+  if (Version >= 13000)
+    return 75;
+  if (Version >= 12000)
+    return 50;
+  if (Version >= 11000)
+    return 35;
+  return 30;
+}
+
+std::optional<unsigned> parseCudaVersion(llvm::StringRef Text) {
+  size_t Pos = Text.find("#define CUDA_VERSION");
+  if (Pos == llvm::StringRef::npos)
+    return std::nullopt;
+  llvm::StringRef Rest = Text.drop_front(Pos + strlen("#define CUDA_VERSION"));
+  Rest = Rest.ltrim(" \t");
+  unsigned Version = 0;
+  if (Rest.consumeInteger(10, Version) || Version == 0)
+    return std::nullopt;
+  return Version;
+}
+
+std::optional<CudaInstallation> probeCudaRoot(llvm::StringRef Root) {
+  if (Root.empty())
+    return std::nullopt;
+  llvm::SmallString<256> Header(Root);
+  llvm::sys::path::append(Header, "include", "cuda.h");
+  auto Buffer = llvm::MemoryBuffer::getFile(Header);
+  if (!Buffer)
+    return std::nullopt;
+  std::optional<unsigned> Version = parseCudaVersion((*Buffer)->getBuffer());
+  if (!Version)
+    return std::nullopt;
+
+  CudaInstallation Cuda;
+  llvm::SmallString<256> Real;
+  Cuda.Root = llvm::sys::fs::real_path(Root, Real) ? Root.str() : Real.str().str();
+  Cuda.Version = *Version;
+  llvm::SmallString<256> Cccl(Cuda.Root);
+  llvm::sys::path::append(Cccl, "include", "cccl");
+  if (llvm::sys::fs::is_directory(Cccl))
+    Cuda.CcclInclude = Cccl.str().str();
+  return Cuda;
+}
+
+std::optional<CudaInstallation> findCudaInstallation(llvm::StringRef Explicit,
+                                                     std::string &Why) {
+  if (!Explicit.empty()) {
+    if (auto Cuda = probeCudaRoot(Explicit))
+      return Cuda;
+    Why = "--cuda-path=" + Explicit.str() + " does not contain include/cuda.h";
+    return std::nullopt;
+  }
+
+  std::vector<std::string> Candidates;
+  for (const char *Var : {"CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDAToolkit_ROOT"})
+    if (std::optional<std::string> Value = llvm::sys::Process::GetEnv(Var))
+      Candidates.push_back(*Value);
+  if (llvm::ErrorOr<std::string> Nvcc = llvm::sys::findProgramByName("nvcc")) {
+    llvm::SmallString<256> Real;
+    if (!llvm::sys::fs::real_path(*Nvcc, Real))
+      Candidates.push_back(
+          llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)).str());
+  }
+  Candidates.push_back("/usr/local/cuda");
+  Candidates.push_back("/opt/cuda");
+  Candidates.push_back("/usr/lib/cuda");
+
+  for (const std::string &Root : Candidates)
+    if (auto Cuda = probeCudaRoot(Root))
+      return Cuda;
+
+  Why = "no CUDA toolkit found (looked at --cuda-path, $CUDA_PATH, $CUDA_HOME, "
+        "$CUDA_ROOT, the nvcc on PATH, /usr/local/cuda, /opt/cuda); install "
+        "CUDA or pass --cuda-path=<dir>";
+  return std::nullopt;
+}
+
+} // namespace warp_tidy

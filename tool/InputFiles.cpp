@@ -1,0 +1,67 @@
+//===--- InputFiles.cpp - Files and directories named on the command line -===//
+
+#include "InputFiles.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <set>
+
+namespace warp_tidy {
+
+bool isCudaSourceName(llvm::StringRef Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return Ext == ".cu" || Ext == ".cuh";
+}
+
+static std::string absolute(llvm::StringRef Path) {
+  llvm::SmallString<256> Abs(Path);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return Abs.str().str();
+}
+
+ExpandedInputs expandInputs(llvm::ArrayRef<std::string> Arguments) {
+  ExpandedInputs Result;
+  std::set<std::string> Seen;
+  auto Add = [&](std::string Path) {
+    if (Seen.insert(Path).second)
+      Result.Files.push_back(std::move(Path));
+  };
+
+  for (const std::string &Arg : Arguments) {
+    llvm::sys::fs::file_status Status;
+    if (std::error_code EC = llvm::sys::fs::status(Arg, Status)) {
+      Result.Errors.push_back("cannot read '" + Arg + "': " + EC.message());
+      continue;
+    }
+    if (Status.type() == llvm::sys::fs::file_type::directory_file) {
+      std::vector<std::string> Found;
+      std::error_code EC;
+      for (llvm::sys::fs::recursive_directory_iterator It(Arg, EC), End;
+           It != End && !EC; It.increment(EC)) {
+        // Hidden directories (.git, .cache) and build trees never hold
+        // sources the user wants linted.
+        llvm::StringRef Name = llvm::sys::path::filename(It->path());
+        if (It->type() == llvm::sys::fs::file_type::directory_file &&
+            Name.starts_with(".")) {
+          It.no_push();
+          continue;
+        }
+        if (isCudaSourceName(It->path()))
+          Found.push_back(absolute(It->path()));
+      }
+      if (EC)
+        Result.Errors.push_back("cannot walk '" + Arg + "': " + EC.message());
+      llvm::sort(Found);
+      if (Found.empty())
+        Result.Errors.push_back("no .cu or .cuh files under '" + Arg + "'");
+      for (std::string &F : Found)
+        Add(std::move(F));
+      continue;
+    }
+    Add(absolute(Arg));
+  }
+  return Result;
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,33 @@
+//===--- InputFiles.h - Files and directories named on the command line ---===//
+//
+// Linters are run on trees: `warp-tidy src/` analyses every CUDA source below
+// src/, in a stable (sorted) order so output and exit status are repeatable.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_TOOL_INPUTFILES_H
+#define WARP_TIDY_TOOL_INPUTFILES_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace warp_tidy {
+
+struct ExpandedInputs {
+  std::vector<std::string> Files;  ///< Absolute paths, sorted per argument.
+  std::vector<std::string> Errors; ///< One line per unusable argument.
+};
+
+/// True for the extensions warp-tidy picks up when walking a directory.
+bool isCudaSourceName(llvm::StringRef Path);
+
+/// Turns each argument into files: a file stays as it is (whatever its
+/// extension: the user asked for it), a directory becomes every .cu/.cuh
+/// file below it. Duplicates are removed, keeping the first occurrence.
+ExpandedInputs expandInputs(llvm::ArrayRef<std::string> Arguments);
+
+} // namespace warp_tidy
+
+#endif

@@ -1,0 +1,395 @@
+//===--- NvccTranslation.cpp - nvcc command lines to clang ones -----------===//
+//
+// The flag lists below come from `nvcc --help` (CUDA 13.0). nvcc accepts both
+// `-flag value` and `-flag=value` for every flag with a value, and long
+// (`--flag`) and short (`-f`) spellings; the matcher handles all four.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NvccTranslation.h"
+#include "clang/Options/Options.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/StringSaver.h"
+#include <set>
+
+namespace warp_tidy {
+namespace {
+
+/// nvcc flags that take a value and only matter for code generation, the
+/// host compiler, the linker or nvcc's own front end: dropped with their
+/// value.
+const char *const DroppedWithValue[] = {
+    "-ccbin", "--compiler-bindir", "-code", "--gpu-code", "-Xptxas",
+    "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xlinker",
+    "--linker-options", "-Xcudafe", "-Xarchive", "--archive-options",
+    "-cudart", "--cudart", "-cudadevrt", "--cudadevrt", "-default-stream",
+    "--default-stream", "-maxrregcount", "--maxrregcount", "-t", "--threads",
+    "-split-compile", "--split-compile", "-diag-suppress", "--diag-suppress",
+    "-diag-warn", "--diag-warn", "-diag-error", "--diag-error", "-ftz",
+    "--ftz", "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt", "-fmad",
+    "--fmad", "-odir", "--output-directory", "-dependency-output",
+    "--dependency-output", "-ldir", "--library-path", "-l", "--library",
+    "-Wno-deprecated-gpu-targets", "-time", "--time", "-keep-dir",
+    "--keep-dir", "-ext-lambda-captures-this", "-arch-ls", "-ewp", "-Xfatbin",
+    "--fatbin-options", "-dlto", "-gen-opt-lto", "-jump-table-density",
+    "--jump-table-density", "-extra-device-vectorization", "-Ofc",
+    "--Ofast-compile", "-frandom-seed", "-split-compile-extended",
+    "-static-global-template-stub", "--static-global-template-stub",
+    "-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility",
+};
+
+/// nvcc flags without a value that clang does not need: dropped.
+const char *const DroppedAlone[] = {
+    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
+    "-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker",
+    "-expt-relaxed-constexpr", "--expt-relaxed-constexpr",
+    "-expt-extended-lambda", "--expt-extended-lambda", "-extended-lambda",
+    "--extended-lambda", "-lineinfo", "--generate-line-info", "-G",
+    "--device-debug", "-use_fast_math", "--use_fast_math", "-res-usage",
+    "--resource-usage", "-keep", "--keep", "-Wno-deprecated-gpu-targets",
+    "-Wno-deprecated-declarations-nvcc", "--display-error-number",
+    "-err-no", "--no-display-error-number", "-no-err-no", "-dlink",
+    "--device-link", "-dlto", "--dlink-time-opt", "-link", "--link",
+    "-lib", "--lib", "-src-in-ptx", "--source-in-ptx", "-restrict",
+    "--restrict", "-Wreorder", "-Wext-lambda-captures-this",
+    "-Wdefault-stream-launch", "-Wmissing-launch-bounds", "-w",
+    "--disable-warnings", "-allow-unsupported-compiler",
+    "--allow-unsupported-compiler", "-noprof", "--dont-use-profile",
+    "-nohdinitlist", "--no-host-device-initializer-list",
+    "-nohdmoveforward", "--no-host-device-move-forward", "-v", "--verbose",
+    "-MP", "--generate-nonsystem-dependencies-with-compile",
+    "-static-global-template-stub=true", "-static-global-template-stub=false",
+};
+
+/// nvcc long spellings of flags clang has under another name.
+struct Rename {
+  const char *Nvcc;
+  const char *Clang;
+  bool Joined; ///< Clang form takes `=value` (else a separate value).
+};
+const Rename Renamed[] = {
+    {"--include-path", "-I", false},     {"--system-include", "-isystem", false},
+    {"--define-macro", "-D", false},     {"--undefine-macro", "-U", false},
+    {"--pre-include", "-include", false}, {"--output-file", "-o", false},
+    {"--compile", "-c", false},          {"--optimize", "-O", false},
+    {"--std", "-std=", true},            {"-std", "-std=", true},
+};
+
+/// Matches \p Token against a flag that takes a value, in any of nvcc's
+/// spellings. On a match fills \p Value (consuming the next token when the
+/// value is separate) and advances \p I.
+bool takeValue(llvm::ArrayRef<std::string> Tokens, size_t &I,
+               llvm::StringRef Flag, std::string &Value) {
+  llvm::StringRef Token = Tokens[I];
+  if (Token == Flag) {
+    if (I + 1 >= Tokens.size())
+      return false;
+    Value = Tokens[++I];
+    return true;
+  }
+  if (Token.starts_with(Flag) && Token.size() > Flag.size() &&
+      Token[Flag.size()] == '=') {
+    Value = Token.drop_front(Flag.size() + 1).str();
+    return true;
+  }
+  return false;
+}
+
+bool hasCudaExtension(llvm::StringRef Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return Ext == ".cu" || Ext == ".cuh";
+}
+
+/// Reads `--options-file` / `@file` contents, tokenised like a shell would,
+/// relative paths resolved against the command's directory.
+void expandResponseFile(llvm::StringRef Path, llvm::StringRef Directory,
+                        std::vector<std::string> &Out, unsigned Depth) {
+  llvm::SmallString<256> Full(Path);
+  if (!llvm::sys::path::is_absolute(Full) && !Directory.empty()) {
+    Full = Directory;
+    llvm::sys::path::append(Full, Path);
+  }
+  auto Buffer = llvm::MemoryBuffer::getFile(Full);
+  if (!Buffer || Depth > 8) {
+    // Keep going without it: the unit may still parse; if an include path
+    // was inside, clang will say which header it could not find.
+    Out.push_back("--warp-tidy-unreadable-options-file=" + Full.str().str());
+    return;
+  }
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver(Alloc);
+  llvm::SmallVector<const char *, 32> Words;
+  llvm::cl::TokenizeGNUCommandLine((*Buffer)->getBuffer(), Saver, Words);
+  for (const char *W : Words) {
+    llvm::StringRef Word(W);
+    if (Word.consume_front("@"))
+      expandResponseFile(Word, Directory, Out, Depth + 1);
+    else
+      Out.push_back(Word.str());
+  }
+}
+
+/// Architectures named by one `-gencode` value such as
+/// `arch=compute_80,code=[compute_80,sm_80]`: the virtual `arch=` decides
+/// which features (and which __CUDA_ARCH__) the device code is compiled for.
+void archsFromGencode(llvm::StringRef Spec, std::vector<unsigned> &Archs) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Spec.split(Parts, ',');
+  bool SawArch = false;
+  for (llvm::StringRef Part : Parts) {
+    Part = Part.trim().trim("\"'");
+    if (Part.consume_front("arch=")) {
+      if (unsigned A = parseArchName(Part)) {
+        Archs.push_back(A);
+        SawArch = true;
+      }
+    }
+  }
+  if (SawArch)
+    return;
+  // `code=sm_80` alone.
+  for (llvm::StringRef Part : Parts) {
+    Part = Part.trim().trim("[]\"'");
+    Part.consume_front("code=");
+    if (unsigned A = parseArchName(Part.trim("[]")))
+      Archs.push_back(A);
+  }
+}
+
+/// Values of nvcc's -arch: a name, a comma list, or a keyword.
+void archsFromArchFlag(llvm::StringRef Value, unsigned OldestArch,
+                       std::vector<unsigned> &Archs, bool &Native) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Value.split(Parts, ',');
+  for (llvm::StringRef Part : Parts) {
+    Part = Part.trim();
+    if (Part == "native") {
+      Native = true;
+    } else if (Part == "all" || Part == "all-major") {
+      // Every arch the toolkit supports: its oldest one bounds what code
+      // must compile for, which is what the checks care about.
+      Archs.push_back(OldestArch);
+    } else if (unsigned A = parseArchName(Part)) {
+      Archs.push_back(A);
+    }
+  }
+}
+
+/// Host-compiler flags passed through -Xcompiler that change what the
+/// preprocessor sees; everything else there concerns host code generation.
+bool isPreprocessorFlag(llvm::StringRef Flag) {
+  return Flag.starts_with("-D") || Flag.starts_with("-U") ||
+         Flag.starts_with("-I") || Flag.starts_with("-isystem") ||
+         Flag.starts_with("-std=") || Flag.starts_with("-include");
+}
+
+} // namespace
+
+unsigned parseArchName(llvm::StringRef Name) {
+  Name = Name.trim();
+  if (!Name.consume_front("sm_") && !Name.consume_front("compute_") &&
+      !Name.consume_front("lto_"))
+    ; // bare numbers are accepted too
+  // Family- and arch-specific suffixes (sm_90a, sm_100f) do not change the
+  // baseline feature level.
+  Name = Name.rtrim("af");
+  unsigned Value = 0;
+  if (Name.empty() || Name.getAsInteger(10, Value) || Value < 10 || Value > 199)
+    return 0;
+  return Value;
+}
+
+bool isNvcc(llvm::StringRef Compiler) {
+  llvm::StringRef Name = llvm::sys::path::filename(Compiler);
+  Name.consume_back(".exe");
+  return Name == "nvcc";
+}
+
+TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
+                                          llvm::StringRef Directory,
+                                          unsigned OldestArch) {
+  TranslatedCommand Out;
+  if (Args.empty())
+    return Out;
+
+  // Expand response files first so every flag below is seen.
+  std::vector<std::string> Tokens;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef T = Args[I];
+    std::string File;
+    if (T.starts_with("@")) {
+      expandResponseFile(T.drop_front(), Directory, Tokens, 0);
+    } else if ((T == "--options-file" || T == "-optf") && I + 1 < Args.size()) {
+      expandResponseFile(Args[++I], Directory, Tokens, 0);
+    } else if (T.starts_with("--options-file=") || T.starts_with("-optf=")) {
+      expandResponseFile(T.split('=').second, Directory, Tokens, 0);
+    } else {
+      Tokens.push_back(T.str());
+    }
+  }
+
+  std::vector<std::string> Result;
+  std::string Value;
+  for (size_t I = 0; I < Tokens.size(); ++I) {
+    llvm::StringRef T = Tokens[I];
+
+    // Architectures: collected, re-added by the caller as one clang flag.
+    if (takeValue(Tokens, I, "-arch", Value) ||
+        takeValue(Tokens, I, "--gpu-architecture", Value)) {
+      archsFromArchFlag(Value, OldestArch, Out.Archs, Out.HasNativeArch);
+      continue;
+    }
+    if (takeValue(Tokens, I, "-gencode", Value) ||
+        takeValue(Tokens, I, "--generate-code", Value)) {
+      archsFromGencode(Value, Out.Archs);
+      continue;
+    }
+    if (takeValue(Tokens, I, "--cuda-gpu-arch", Value) ||
+        takeValue(Tokens, I, "--offload-arch", Value)) {
+      archsFromArchFlag(Value, OldestArch, Out.Archs, Out.HasNativeArch);
+      continue;
+    }
+    if (T == "--no-cuda-gpu-arch" || T.starts_with("--no-offload-arch"))
+      continue;
+    // Mode flags the caller sets itself.
+    if (T == "--cuda-device-only" || T == "--cuda-host-only" ||
+        T == "--cuda-compile-host-device" || T == "-nocudalib" ||
+        T.starts_with("--cuda-path=") || T == "-fsyntax-only")
+      continue;
+    if (T.starts_with("--warp-tidy-unreadable-options-file=")) {
+      Out.Unknown.push_back("--options-file " + T.split('=').second.str() +
+                            " (unreadable)");
+      continue;
+    }
+
+    // Language.
+    if (takeValue(Tokens, I, "-x", Value) || takeValue(Tokens, I, "--x", Value)) {
+      if (Value == "cu" || Value == "cuda") {
+        Out.IsCuda = true;
+        Value = "cuda";
+      }
+      Result.push_back("-x");
+      Result.push_back(Value);
+      continue;
+    }
+
+    // Relocatable device code.
+    if (takeValue(Tokens, I, "-rdc", Value) ||
+        takeValue(Tokens, I, "--relocatable-device-code", Value)) {
+      if (Value == "true")
+        Result.push_back("-fgpu-rdc");
+      continue;
+    }
+    if (T == "-dc" || T == "--device-c") {
+      Result.push_back("-fgpu-rdc");
+      Result.push_back("-c");
+      continue;
+    }
+    if (T == "-dw" || T == "--device-w") {
+      Result.push_back("-c");
+      continue;
+    }
+
+    // Host compiler pass-through: keep what the preprocessor sees.
+    if (takeValue(Tokens, I, "-Xcompiler", Value) ||
+        takeValue(Tokens, I, "--compiler-options", Value)) {
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      llvm::StringRef(Value).split(Parts, ',', -1, false);
+      for (llvm::StringRef P : Parts) {
+        P = P.trim().trim("\"");
+        if (isPreprocessorFlag(P))
+          Result.push_back(P.str());
+      }
+      continue;
+    }
+
+    // Renamed long spellings.
+    bool Handled = false;
+    for (const Rename &R : Renamed) {
+      if (takeValue(Tokens, I, R.Nvcc, Value)) {
+        if (R.Joined) {
+          Result.push_back(std::string(R.Clang) + Value);
+        } else if (llvm::StringRef(R.Clang) == "-O") {
+          Result.push_back("-O" + Value);
+        } else {
+          Result.push_back(R.Clang);
+          Result.push_back(Value);
+        }
+        Handled = true;
+        break;
+      }
+      if (T == R.Nvcc && llvm::StringRef(R.Clang) == "-c") {
+        Result.push_back("-c");
+        Handled = true;
+        break;
+      }
+    }
+    if (Handled)
+      continue;
+
+    // nvcc-only flags.
+    for (const char *Flag : DroppedWithValue) {
+      if (takeValue(Tokens, I, Flag, Value)) {
+        Handled = true;
+        break;
+      }
+    }
+    if (Handled)
+      continue;
+    // nvcc's `-Werror <kind>[,<kind>]` takes a value, clang's `-Werror` not.
+    if (T == "-Werror" && I + 1 < Tokens.size() &&
+        llvm::StringRef(Tokens[I + 1]).contains_insensitive("warning") |
+            llvm::StringRef(Tokens[I + 1]).contains("-call") |
+            llvm::StringRef(Tokens[I + 1]).contains("reorder") |
+            llvm::StringRef(Tokens[I + 1]).contains("deprecated") |
+            llvm::StringRef(Tokens[I + 1]).contains("launch")) {
+      ++I;
+      continue;
+    }
+    if (llvm::is_contained(DroppedAlone, T) || T.starts_with("-Werror=") ||
+        T.starts_with("--Werror") || T.starts_with("-Wno-deprecated-gpu"))
+      continue;
+
+    if (!T.starts_with("-") && hasCudaExtension(T))
+      Out.IsCuda = true;
+    Result.push_back(T.str());
+  }
+
+  // Whatever is left must be a flag clang knows. Parse with clang's own
+  // option table and drop unknown flags (one warning, from the caller).
+  const llvm::opt::OptTable &Table = clang::getDriverOptTable();
+  llvm::SmallVector<const char *, 64> Argv;
+  for (const std::string &A : Result)
+    Argv.push_back(A.c_str());
+  unsigned MissingIndex = 0, MissingCount = 0;
+  llvm::opt::InputArgList Parsed =
+      Table.ParseArgs(Argv, MissingIndex, MissingCount,
+                      llvm::opt::Visibility(clang::options::ClangOption));
+  std::set<unsigned> Drop;
+  for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_UNKNOWN)) {
+    Drop.insert(A->getIndex());
+    Out.Unknown.push_back(A->getAsString(Parsed));
+  }
+  if (MissingCount) {
+    // A flag at the very end lacks its value; drop it rather than let clang
+    // fail on it.
+    Drop.insert(MissingIndex);
+    Out.Unknown.push_back(Result[MissingIndex]);
+  }
+
+  Out.Args.push_back("clang++");
+  for (unsigned Index = 0; Index < Result.size(); ++Index)
+    if (!Drop.count(Index))
+      Out.Args.push_back(Result[Index]);
+
+  llvm::sort(Out.Archs);
+  Out.Archs.erase(std::unique(Out.Archs.begin(), Out.Archs.end()), Out.Archs.end());
+  return Out;
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,137 @@
+//===--- WarpCompilationDatabase.cpp - Compile commands for the analysis --===//
+
+#include "WarpCompilationDatabase.h"
+#include "NvccTranslation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using clang::tooling::CompileCommand;
+
+namespace warp_tidy {
+
+WarpCompilationDatabase::WarpCompilationDatabase(
+    std::unique_ptr<clang::tooling::CompilationDatabase> Inner,
+    CommandSettings Settings)
+    : Inner(std::move(Inner)), Settings(std::move(Settings)) {}
+
+static bool isCudaSource(llvm::StringRef Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return Ext == ".cu" || Ext == ".cuh";
+}
+
+CompileCommand WarpCompilationDatabase::defaultCommand(llvm::StringRef FilePath) const {
+  CompileCommand Command;
+  Command.Filename = FilePath.str();
+  llvm::SmallString<256> Dir;
+  llvm::sys::fs::current_path(Dir);
+  Command.Directory = Dir.str().str();
+  // nvcc's default dialect for CUDA 12/13 is C++17.
+  Command.CommandLine = {"nvcc", "-std=c++17", FilePath.str()};
+  return Command;
+}
+
+CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) const {
+  unsigned Oldest = Settings.Cuda.oldestSupportedArch();
+
+  // The user's extra arguments are spliced in before translation so nvcc
+  // style flags after `--` (e.g. -arch=sm_80) are understood as well.
+  std::vector<std::string> Args;
+  if (!Original.CommandLine.empty())
+    Args.push_back(Original.CommandLine.front());
+  llvm::append_range(Args, Settings.ExtraArgsBefore);
+  for (size_t I = 1; I < Original.CommandLine.size(); ++I)
+    Args.push_back(Original.CommandLine[I]);
+  llvm::append_range(Args, Settings.ExtraArgs);
+
+  TranslatedCommand T = translateCompileCommand(Args, Original.Directory, Oldest);
+  if (!T.Unknown.empty()) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Dropped.insert(T.Unknown.begin(), T.Unknown.end());
+  }
+
+  CompileCommand Result = Original;
+  bool Cuda = T.IsCuda || isCudaSource(Original.Filename);
+  if (!Cuda) {
+    // Not a CUDA unit: nothing warp-tidy checks runs on it, but it is still
+    // parsed as the project compiles it, so keep the translated flags.
+    Result.CommandLine = T.Args;
+    return Result;
+  }
+
+  std::vector<unsigned> Archs = T.Archs;
+  if (Archs.empty())
+    Archs.push_back(Oldest);
+  // clang tooling analyses one device pass: the lowest architecture is the
+  // one where missing features and guards matter.
+  unsigned Analysed = Archs.front();
+
+  std::vector<std::string> Out;
+  Out.push_back(T.Args.front());
+  Out.push_back("--cuda-device-only");
+  Out.push_back("--cuda-path=" + Settings.Cuda.Root);
+  Out.push_back("--cuda-gpu-arch=sm_" + std::to_string(Analysed));
+  Out.push_back("-nocudalib");
+  Out.push_back("-Wno-unknown-cuda-version");
+  if (!Settings.ResourceDir.empty()) {
+    Out.push_back("-resource-dir");
+    Out.push_back(Settings.ResourceDir);
+  }
+  if (!Settings.Cuda.CcclInclude.empty()) {
+    // nvcc adds CUDA 13's CCCL directory implicitly; clang does not.
+    Out.push_back("-isystem");
+    Out.push_back(Settings.Cuda.CcclInclude);
+  }
+  std::string ArchList;
+  for (unsigned A : Archs)
+    ArchList += (ArchList.empty() ? "" : ",") + std::to_string(A);
+  Out.push_back(std::string("-D") + TargetArchsMacro + "=" + ArchList);
+  bool HasLanguage = llvm::is_contained(T.Args, "-x");
+  if (!HasLanguage && llvm::sys::path::extension(Original.Filename) == ".cuh") {
+    Out.push_back("-x");
+    Out.push_back("cuda");
+  }
+  for (size_t I = 1; I < T.Args.size(); ++I)
+    Out.push_back(T.Args[I]);
+  Result.CommandLine = std::move(Out);
+  return Result;
+}
+
+std::vector<CompileCommand>
+WarpCompilationDatabase::getCompileCommands(llvm::StringRef FilePath) const {
+  std::vector<CompileCommand> Commands;
+  if (Inner)
+    Commands = Inner->getCompileCommands(FilePath);
+  if (Commands.empty())
+    Commands.push_back(defaultCommand(FilePath));
+  // Duplicate entries (the same file built twice with identical flags) would
+  // be analysed twice; keep the first of each distinct command.
+  std::vector<CompileCommand> Result;
+  std::set<std::vector<std::string>> Seen;
+  for (const CompileCommand &C : Commands) {
+    CompileCommand Adapted = adapt(C);
+    if (Seen.insert(Adapted.CommandLine).second)
+      Result.push_back(std::move(Adapted));
+  }
+  return Result;
+}
+
+std::vector<std::string> WarpCompilationDatabase::getAllFiles() const {
+  return Inner ? Inner->getAllFiles() : std::vector<std::string>{};
+}
+
+std::vector<CompileCommand> WarpCompilationDatabase::getAllCompileCommands() const {
+  std::vector<CompileCommand> Result;
+  if (Inner)
+    for (const CompileCommand &C : Inner->getAllCompileCommands())
+      Result.push_back(adapt(C));
+  return Result;
+}
+
+std::vector<std::string> WarpCompilationDatabase::droppedFlags() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return std::vector<std::string>(Dropped.begin(), Dropped.end());
+}
+
+} // namespace warp_tidy
