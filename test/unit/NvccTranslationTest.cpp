@@ -1,0 +1,131 @@
+// Unit tests for nvcc -> clang command translation and CUDA discovery.
+#include "CudaInstallation.h"
+#include "NvccTranslation.h"
+#include "gtest/gtest.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace warp_tidy;
+
+static bool has(const TranslatedCommand &T, llvm::StringRef Arg) {
+  return llvm::is_contained(T.Args, Arg);
+}
+
+TEST(NvccTranslation, CMakeStyleCommand) {
+  std::vector<std::string> Args = {
+      "/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler", "-DNDEBUG",
+      "-I/src/include", "-O3", "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
+      "--generate-code=arch=compute_90,code=[sm_90]", "-Xcompiler=-fPIC,-Wall,-DHOST_DEF=1",
+      "--expt-relaxed-constexpr", "--expt-extended-lambda", "-std=c++17", "-x", "cu",
+      "-rdc=true", "-c", "/src/a.cu", "-o", "a.o"};
+  TranslatedCommand T = translateCompileCommand(Args, "/build", 75);
+  EXPECT_EQ(T.Args.front(), "clang++");
+  EXPECT_TRUE(T.IsCuda);
+  EXPECT_EQ(T.Archs, (std::vector<unsigned>{80, 90}));
+  EXPECT_TRUE(has(T, "-DNDEBUG"));
+  EXPECT_TRUE(has(T, "-I/src/include"));
+  EXPECT_TRUE(has(T, "-DHOST_DEF=1"));
+  EXPECT_FALSE(has(T, "-fPIC"));
+  EXPECT_TRUE(has(T, "-fgpu-rdc"));
+  EXPECT_TRUE(has(T, "cuda"));
+  EXPECT_FALSE(has(T, "cu"));
+  EXPECT_FALSE(has(T, "--expt-relaxed-constexpr"));
+  EXPECT_TRUE(T.Unknown.empty()) << T.Unknown.front();
+}
+
+TEST(NvccTranslation, ArchSpellings) {
+  auto Archs = [](std::vector<std::string> Flags) {
+    Flags.insert(Flags.begin(), "nvcc");
+    Flags.push_back("k.cu");
+    return translateCompileCommand(Flags, "", 75).Archs;
+  };
+  EXPECT_EQ(Archs({"-arch=sm_70"}), std::vector<unsigned>{70});
+  EXPECT_EQ(Archs({"-arch", "sm_86"}), std::vector<unsigned>{86});
+  EXPECT_EQ(Archs({"--gpu-architecture=compute_90"}), std::vector<unsigned>{90});
+  EXPECT_EQ(Archs({"-gencode", "arch=compute_75,code=sm_75", "-gencode=arch=compute_80,code=sm_80"}),
+            (std::vector<unsigned>{75, 80}));
+  EXPECT_EQ(Archs({"-arch=sm_90a"}), std::vector<unsigned>{90});
+  EXPECT_EQ(Archs({"-arch=all"}), std::vector<unsigned>{75});
+  EXPECT_EQ(Archs({"--cuda-gpu-arch=sm_80", "--offload-arch=sm_90"}),
+            (std::vector<unsigned>{80, 90}));
+  EXPECT_TRUE(translateCompileCommand({"nvcc", "-arch=native", "k.cu"}, "", 75).HasNativeArch);
+}
+
+TEST(NvccTranslation, UnknownFlagsAreDroppedAndReported) {
+  TranslatedCommand T = translateCompileCommand(
+      {"nvcc", "--some-future-nvcc-flag", "-O2", "k.cu"}, "", 75);
+  EXPECT_FALSE(has(T, "--some-future-nvcc-flag"));
+  EXPECT_TRUE(has(T, "-O2"));
+  EXPECT_TRUE(has(T, "k.cu"));
+  ASSERT_EQ(T.Unknown.size(), 1u);
+  EXPECT_EQ(T.Unknown.front(), "--some-future-nvcc-flag");
+}
+
+TEST(NvccTranslation, NvccFlagsWithValues) {
+  TranslatedCommand T = translateCompileCommand(
+      {"nvcc", "-ccbin", "/usr/bin/g++-12", "-Xptxas", "-v", "-maxrregcount=64",
+       "--std", "c++20", "-Werror", "all-warnings", "--use_fast_math", "-lineinfo",
+       "--default-stream", "per-thread", "-dc", "k.cu"}, "", 75);
+  EXPECT_FALSE(has(T, "/usr/bin/g++-12"));
+  EXPECT_FALSE(has(T, "-v"));
+  EXPECT_FALSE(has(T, "all-warnings"));
+  EXPECT_FALSE(has(T, "per-thread"));
+  EXPECT_TRUE(has(T, "-std=c++20"));
+  EXPECT_TRUE(has(T, "-fgpu-rdc"));
+  EXPECT_TRUE(has(T, "k.cu"));
+  EXPECT_TRUE(T.Unknown.empty());
+}
+
+TEST(NvccTranslation, OptionsFileIsExpanded) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("warp-tidy-rsp", Dir));
+  std::string Rsp = (Dir + "/includes_CUDA.rsp").str();
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Rsp, EC);
+    ASSERT_FALSE(EC);
+    OS << "-I/opt/include \"-I/path with space\" -isystem /sys/include\n";
+  }
+  TranslatedCommand T = translateCompileCommand(
+      {"nvcc", "--options-file", "includes_CUDA.rsp", "k.cu"}, Dir.str(), 75);
+  EXPECT_TRUE(has(T, "-I/opt/include"));
+  EXPECT_TRUE(has(T, "-I/path with space"));
+  EXPECT_TRUE(has(T, "/sys/include"));
+  TranslatedCommand Missing = translateCompileCommand(
+      {"nvcc", "--options-file", "absent.rsp", "k.cu"}, Dir.str(), 75);
+  ASSERT_EQ(Missing.Unknown.size(), 1u);
+  EXPECT_NE(Missing.Unknown.front().find("absent.rsp"), std::string::npos);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(NvccTranslation, ClangCommandsPassThrough) {
+  TranslatedCommand T = translateCompileCommand(
+      {"clang++", "-Werror", "-Wall", "-DX=1", "k.cu"}, "", 75);
+  EXPECT_TRUE(has(T, "-Werror"));
+  EXPECT_TRUE(has(T, "-Wall"));
+  EXPECT_TRUE(has(T, "k.cu"));
+  EXPECT_TRUE(T.IsCuda);
+}
+
+TEST(ArchNames, Parse) {
+  EXPECT_EQ(parseArchName("sm_80"), 80u);
+  EXPECT_EQ(parseArchName("compute_75"), 75u);
+  EXPECT_EQ(parseArchName("sm_100a"), 100u);
+  EXPECT_EQ(parseArchName("sm_120f"), 120u);
+  EXPECT_EQ(parseArchName("90"), 90u);
+  EXPECT_EQ(parseArchName("native"), 0u);
+  EXPECT_EQ(parseArchName("sm_"), 0u);
+}
+
+TEST(CudaInstallation, VersionAndOldestArch) {
+  EXPECT_EQ(parseCudaVersion("#define CUDA_VERSION 13000\n"), 13000u);
+  EXPECT_EQ(parseCudaVersion("#define CUDA_VERSION   12040 /* x */"), 12040u);
+  EXPECT_FALSE(parseCudaVersion("nothing here").has_value());
+  CudaInstallation C;
+  C.Version = 13000;
+  EXPECT_EQ(C.oldestSupportedArch(), 75u);
+  C.Version = 12080;
+  EXPECT_EQ(C.oldestSupportedArch(), 50u);
+  EXPECT_FALSE(probeCudaRoot("/nonexistent/cuda").has_value());
+}
