@@ -9,7 +9,7 @@ import lit.formats
 config.name = "warp-tidy"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cu", ".cuh", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "unit"]
+config.excludes = ["Inputs", "CMakeLists.txt", "unit", "double-dash-flags.test.cu"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.warp_tidy_build_dir, "test")
 
@@ -25,6 +25,8 @@ config.substitutions.append(("%warp_plugin", config.warp_plugin))
 config.substitutions.append(
     ("%check_warp_tidy", "%s %s" % (config.python, os.path.join(config.test_source_root, "check_warp_tidy.py"))))
 config.substitutions.append(("%python", config.python))
+config.substitutions.append(
+    ("%expect_exit", "%s %s" % (config.python, os.path.join(config.test_source_root, "expect_exit.py"))))
 config.substitutions.append(("%repo", config.repo_root))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))

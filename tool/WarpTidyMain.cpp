@@ -22,7 +22,9 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
@@ -106,6 +108,12 @@ cl::opt<bool> PrintCommands("print-commands",
                             cl::desc("Print the compile command used for each file."),
                             cl::cat(Category));
 
+cl::opt<std::string> ExportCompileCommands(
+    "export-compile-commands",
+    cl::desc("Write the translated compile commands (what warp-tidy runs) as "
+             "<dir>/compile_commands.json for clangd/warp-clangd, then exit."),
+    cl::value_desc("dir"), cl::cat(Category));
+
 void error(const Twine &Message) {
   WithColor::error(errs(), "warp-tidy") << Message << "\n";
 }
@@ -160,25 +168,27 @@ std::unique_ptr<ClangTidyOptionsProvider> makeOptionsProvider() {
                                                std::move(Overrides), FS);
 }
 
-std::unique_ptr<clang::tooling::CompilationDatabase>
-loadDatabase(bool HasDoubleDash, ArrayRef<std::string> Files, bool &Failed) {
-  std::string Message;
-  if (!BuildPath.empty()) {
-    auto DB = clang::tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath,
-                                                                           Message);
-    if (!DB) {
-      error("cannot load a compilation database from '" + BuildPath + "': " + Message);
-      Failed = true;
-    }
-    return DB;
-  }
-  // Explicit flags after `--` mean "do not look for a database", as in
-  // clang-tidy. Otherwise a compile_commands.json above the first file is
-  // used when there is one, and embedded defaults when there is none.
-  if (HasDoubleDash || Files.empty())
+// Only an explicit -p loads a database. Searching the sources' parent
+// directories (as clang-tidy does) picks up unrelated databases, e.g. a C++
+// project's own build tree, and silently analyses CUDA files with flags
+// inferred from C++ ones; without -p the embedded CUDA defaults apply.
+std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(bool &Failed) {
+  if (BuildPath.empty())
     return nullptr;
-  return clang::tooling::CompilationDatabase::autoDetectFromSource(Files.front(),
-                                                                  Message);
+  if (!sys::fs::is_directory(BuildPath)) {
+    error("cannot load a compilation database from '" + BuildPath +
+          "': not a directory");
+    Failed = true;
+    return nullptr;
+  }
+  std::string Message;
+  auto DB = clang::tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath,
+                                                                         Message);
+  if (!DB) {
+    error("cannot load a compilation database from '" + BuildPath + "': " + Message);
+    Failed = true;
+  }
+  return DB;
 }
 
 // The same header diagnostic reached through several translation units is
@@ -198,6 +208,40 @@ std::vector<ClangTidyError> dedupe(std::vector<ClangTidyError> Errors) {
 bool isCompilerError(const ClangTidyError &E) {
   return E.DiagLevel == ClangTidyError::Error &&
          StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+}
+
+// Editors run clangd on the project's compile_commands.json, which for CMake
+// + nvcc is unusable by clang. The translated database fixes that for
+// warp-clangd (and plain clangd) users.
+int writeCompileCommands(const warp_tidy::WarpCompilationDatabase &Database,
+                         ArrayRef<std::string> Files, StringRef Dir) {
+  json::Array Entries;
+  for (const std::string &F : Files)
+    for (const clang::tooling::CompileCommand &C : Database.getCompileCommands(F)) {
+      json::Array Arguments;
+      for (const std::string &A : C.CommandLine)
+        Arguments.push_back(A);
+      Entries.push_back(json::Object{{"directory", C.Directory},
+                                     {"file", C.Filename},
+                                     {"arguments", std::move(Arguments)}});
+    }
+  if (std::error_code EC = sys::fs::create_directories(Dir)) {
+    error("cannot create '" + Dir + "': " + EC.message());
+    return ExitToolError;
+  }
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, "compile_commands.json");
+  // Written through a temporary file and renamed: a reader never sees half.
+  if (Error E = writeToOutput(Path, [&](raw_ostream &OS) {
+        OS << formatv("{0:2}", json::Value(std::move(Entries))) << "\n";
+        return Error::success();
+      })) {
+    error("cannot write '" + Path + "': " + toString(std::move(E)));
+    return ExitToolError;
+  }
+  if (!Quiet)
+    errs() << "warp-tidy: wrote " << Path << "\n";
+  return ExitClean;
 }
 
 } // namespace
@@ -275,7 +319,7 @@ int main(int argc, const char **argv) {
     return ExitToolError;
 
   bool DatabaseFailed = false;
-  auto Inner = loadDatabase(HasDoubleDash, Expanded.Files, DatabaseFailed);
+  auto Inner = loadDatabase(DatabaseFailed);
   if (DatabaseFailed)
     return ExitToolError;
 
@@ -300,6 +344,9 @@ int main(int argc, const char **argv) {
   Settings.ExtraArgs.insert(Settings.ExtraArgs.end(), ExtraArg.begin(), ExtraArg.end());
   Settings.ExtraArgsBefore.assign(ExtraArgBefore.begin(), ExtraArgBefore.end());
   warp_tidy::WarpCompilationDatabase Database(std::move(Inner), std::move(Settings));
+
+  if (!ExportCompileCommands.empty())
+    return writeCompileCommands(Database, Files, ExportCompileCommands);
 
   if (PrintCommands)
     for (const std::string &F : Files)
