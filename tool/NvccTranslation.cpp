@@ -192,9 +192,10 @@ bool isPreprocessorFlag(llvm::StringRef Flag) {
 
 unsigned parseArchName(llvm::StringRef Name) {
   Name = Name.trim();
-  if (!Name.consume_front("sm_") && !Name.consume_front("compute_") &&
-      !Name.consume_front("lto_"))
-    ; // bare numbers are accepted too
+  // "sm_80", "compute_80", "lto_80" and the bare "80" all name arch 80.
+  for (llvm::StringRef Prefix : {"sm_", "compute_", "lto_"})
+    if (Name.consume_front(Prefix))
+      break;
   // Family- and arch-specific suffixes (sm_90a, sm_100f) do not change the
   // baseline feature level.
   Name = Name.rtrim("af");

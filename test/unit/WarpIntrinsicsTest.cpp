@@ -83,10 +83,12 @@ TEST(WarpIntrinsics, TableIsConsistent) {
   for (const WarpIntrinsic &I : allWarpIntrinsics()) {
     EXPECT_TRUE(Seen.insert({I.Scope.str(), I.Name.str()}).second)
         << "duplicate entry " << I.Name.str();
-    if (I.Kind == CollectiveKind::Shuffle)
+    if (I.Kind == CollectiveKind::Shuffle) {
       EXPECT_NE(I.Direction, ShuffleDirection::None) << I.Name.str();
-    if (I.IsSync && I.Scope.empty() && I.Kind != CollectiveKind::ActiveMask)
+    }
+    if (I.IsSync && I.Scope.empty() && I.Kind != CollectiveKind::ActiveMask) {
       EXPECT_EQ(I.MaskArg, 0) << I.Name.str();
+    }
     EXPECT_GE(I.MinArch, 30u);
     EXPECT_FALSE(describeKind(I.Kind).empty());
   }
