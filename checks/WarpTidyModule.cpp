@@ -7,6 +7,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "ZeroMaskCheck.h"
+#include "DivergentFullMaskCheck.h"
+#include "ActivemaskSyncMaskCheck.h"
+#include "MaskExcludesCallerCheck.h"
+#include "InvalidShflWidthCheck.h"
+#include "NonIntegerReduceCheck.h"
+#include "MissingArchGuardCheck.h"
+#include "LegacyIntrinsicCheck.h"
+#include "UnguardedShflScanCheck.h"
+#include "UnguardedPartialsReadCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace warp_tidy {
@@ -15,6 +24,15 @@ class WarpTidyModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<ZeroMaskCheck>("warp-zero-mask");
+    Factories.registerCheck<DivergentFullMaskCheck>("warp-divergent-full-mask");
+    Factories.registerCheck<ActivemaskSyncMaskCheck>("warp-activemask-sync-mask");
+    Factories.registerCheck<MaskExcludesCallerCheck>("warp-mask-excludes-caller");
+    Factories.registerCheck<InvalidShflWidthCheck>("warp-invalid-shfl-width");
+    Factories.registerCheck<NonIntegerReduceCheck>("warp-non-integer-reduce");
+    Factories.registerCheck<MissingArchGuardCheck>("warp-missing-arch-guard");
+    Factories.registerCheck<LegacyIntrinsicCheck>("warp-legacy-intrinsic");
+    Factories.registerCheck<UnguardedShflScanCheck>("warp-unguarded-shfl-scan");
+    Factories.registerCheck<UnguardedPartialsReadCheck>("warp-unguarded-partials-read");
   }
 };
 

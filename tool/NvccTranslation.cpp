@@ -171,9 +171,17 @@ void archsFromArchFlag(llvm::StringRef Value, unsigned OldestArch,
     if (Part == "native") {
       Native = true;
     } else if (Part == "all" || Part == "all-major") {
-      // Every arch the toolkit supports: its oldest one bounds what code
-      // must compile for, which is what the checks care about.
+      // What `nvcc -arch=all|all-major --dryrun` expands to (CUDA 13.0):
+      // every known arch from the toolkit's oldest on, or, for all-major,
+      // the oldest plus every sm_X0. The oldest bounds what code must
+      // compile for; the rest matter for NV_IS_EXACTLY_SM_xx branches and
+      // for the messages.
+      static const unsigned Known[] = {50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86,
+                                       87, 88, 89, 90, 100, 103, 110, 120, 121};
       Archs.push_back(OldestArch);
+      for (unsigned A : Known)
+        if (A >= OldestArch && (Part == "all" || A % 10 == 0))
+          Archs.push_back(A);
     } else if (unsigned A = parseArchName(Part)) {
       Archs.push_back(A);
     }
@@ -229,6 +237,15 @@ TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
       expandResponseFile(Args[++I], Directory, Tokens, 0);
     } else if (T.starts_with("--options-file=") || T.starts_with("-optf=")) {
       expandResponseFile(T.split('=').second, Directory, Tokens, 0);
+    } else if (T == "-Xarch_device") {
+      // clang's "pass the next flag to the device compilation only": the
+      // analysis *is* the device compilation, so the flag applies as is.
+      continue;
+    } else if (T == "-Xarch_host" && I + 1 < Args.size()) {
+      ++I; // host-only flag: not part of a device analysis
+    } else if (T.starts_with("-Xarch_device") || T.starts_with("-Xarch_host")) {
+      // `-Xarch_device=-DX` style is not a clang spelling; drop it.
+      continue;
     } else {
       Tokens.push_back(T.str());
     }

@@ -46,10 +46,28 @@ TEST(NvccTranslation, ArchSpellings) {
   EXPECT_EQ(Archs({"-gencode", "arch=compute_75,code=sm_75", "-gencode=arch=compute_80,code=sm_80"}),
             (std::vector<unsigned>{75, 80}));
   EXPECT_EQ(Archs({"-arch=sm_90a"}), std::vector<unsigned>{90});
-  EXPECT_EQ(Archs({"-arch=all"}), std::vector<unsigned>{75});
+  // As `nvcc -arch=all|all-major --dryrun` expands them with CUDA 13.0.
+  EXPECT_EQ(Archs({"-arch=all"}), (std::vector<unsigned>{75, 80, 86, 87, 88, 89, 90,
+                                                         100, 103, 110, 120, 121}));
+  EXPECT_EQ(Archs({"-arch=all-major"}),
+            (std::vector<unsigned>{75, 80, 90, 100, 110, 120}));
+  EXPECT_EQ(Archs({"-arch=all"}).front(), 75u);
   EXPECT_EQ(Archs({"--cuda-gpu-arch=sm_80", "--offload-arch=sm_90"}),
             (std::vector<unsigned>{80, 90}));
   EXPECT_TRUE(translateCompileCommand({"nvcc", "-arch=native", "k.cu"}, "", 75).HasNativeArch);
+}
+
+TEST(NvccTranslation, XarchDeviceAppliesToTheDeviceAnalysis) {
+  TranslatedCommand T = translateCompileCommand(
+      {"clang++", "-Xarch_device", "-DDEVICE_ONLY", "-Xarch_host", "-DHOST_ONLY",
+       "-Xarch_device", "--cuda-gpu-arch=sm_90", "--offload-arch=sm_80", "k.cu"},
+      "", 75);
+  EXPECT_TRUE(has(T, "-DDEVICE_ONLY"));
+  EXPECT_FALSE(has(T, "-DHOST_ONLY"));
+  EXPECT_FALSE(has(T, "-Xarch_device"));
+  EXPECT_FALSE(has(T, "-Xarch_host"));
+  EXPECT_EQ(T.Archs, (std::vector<unsigned>{80, 90}));
+  EXPECT_TRUE(T.Unknown.empty());
 }
 
 TEST(NvccTranslation, UnknownFlagsAreDroppedAndReported) {

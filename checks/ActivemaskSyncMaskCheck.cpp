@@ -1,0 +1,156 @@
+//===--- ActivemaskSyncMaskCheck.cpp - warp-activemask-sync-mask ----------===//
+
+#include "ActivemaskSyncMaskCheck.h"
+#include "analysis/CollectiveCalls.h"
+#include "analysis/Uniformity.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace warp_tidy {
+
+// One match per function definition; its body is walked for collectives.
+// (Matching the calls with forFunction() would build the parent map of the
+// whole translation unit, headers included.)
+void ActivemaskSyncMaskCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
+                         .bind("fn"),
+                     this);
+}
+
+static bool isActivemaskCall(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call)
+    return false;
+  const WarpIntrinsic *I = classifyCallee(Call->getDirectCallee());
+  return I && I->Kind == CollectiveKind::ActiveMask;
+}
+
+/// The __activemask() call inside \p E (the mask expression, or a value
+/// assigned to the mask variable), looking through arithmetic on it
+/// (`__activemask() & 0xff` is no better) but not into other calls.
+static const CallExpr *findActivemask(const Expr *E, unsigned Depth = 0) {
+  if (!E || Depth > 8)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (isActivemaskCall(E))
+    return cast<CallExpr>(E);
+  if (isa<CallExpr>(E))
+    return nullptr;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (const CallExpr *Found = findActivemask(CE, Depth + 1))
+        return Found;
+  return nullptr;
+}
+
+/// Where the value of local variable \p Var can come from __activemask():
+/// its initialiser or any assignment to it in \p Body.
+static const CallExpr *activemaskAssignedTo(const VarDecl *Var, const Stmt *Body) {
+  if (const CallExpr *C = findActivemask(Var->getInit()))
+    return C;
+  llvm::SmallVector<const Stmt *, 32> Stack = {Body};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      if (BO->isAssignmentOp())
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+          if (Ref->getDecl() == Var)
+            if (const CallExpr *C = findActivemask(BO->getRHS()))
+              return C;
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+  }
+  return nullptr;
+}
+
+void ActivemaskSyncMaskCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!FD || !FD->getBody() || FD->isDependentContext())
+    return;
+  llvm::SmallVector<const Stmt *, 64> Stack = {FD->getBody()};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      checkCall(Call, FD, Result);
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+  }
+}
+
+void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl *FD,
+                                        const MatchFinder::MatchResult &Result) {
+  std::optional<CollectiveCall> Collective = recogniseCollective(Call);
+  if (!Collective || Collective->Intrinsic->Kind == CollectiveKind::ActiveMask ||
+      Result.SourceManager->isInSystemHeader(Call->getBeginLoc()))
+    return;
+  const Expr *Mask = Collective->maskArg();
+  if (!Mask || Collective->hasImplicitFullMask())
+    return;
+
+  const CallExpr *Source = findActivemask(Mask);
+  const VarDecl *Through = nullptr;
+  if (!Source) {
+    // Through a local variable: `unsigned m = __activemask(); ...(m, ...)`,
+    // possibly combined (`m & 0xff`).
+    llvm::SmallVector<const Expr *, 4> Work = {Mask};
+    while (!Work.empty() && !Source) {
+      const Expr *E = Work.pop_back_val()->IgnoreParenImpCasts();
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+        const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        if (Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) && FD && FD->getBody())
+          if ((Source = activemaskAssignedTo(Var, FD->getBody())))
+            Through = Var;
+        continue;
+      }
+      if (isa<CallExpr>(E))
+        continue;
+      for (const Stmt *Child : E->children())
+        if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+          Work.push_back(CE);
+    }
+  }
+  if (!Source)
+    return;
+
+  ASTContext &Ctx = *Result.Context;
+  SourceLocation Loc = Result.SourceManager->getFileLoc(Mask->getBeginLoc());
+  if (!Reported.insert(Loc).second)
+    return;
+
+  // Say where the lanes diverge when the analysis knows: that is where the
+  // mask silently loses the lanes still on their way.
+  const DivergenceSource *Divergence = nullptr;
+  llvm::SmallVector<DivergenceSource, 2> Sources;
+  if (FD && !FD->isDependentContext())
+    if (const FunctionUniformity *A = WarpAnalysisCache::get(Ctx).analysis(FD)) {
+      Sources = A->divergenceAt(Call);
+      if (!Sources.empty())
+        Divergence = &Sources.front();
+    }
+
+  diag(Loc, "the mask of %0 comes from __activemask()%1, which only reports the lanes "
+            "that happen to be converged at that instant and does not converge them; "
+            "lanes still on their way are left out, so the %2 is undefined for them; "
+            "compute the mask with __ballot_sync(0xffffffff, cond) before the branch, "
+            "or pass 0xffffffff where the whole warp is converged")
+      << Collective->Intrinsic->Name
+      << (Through ? (" through '" + Through->getNameAsString() + "'") : std::string())
+      << describeKind(Collective->Intrinsic->Kind) << Mask->getSourceRange();
+  if (Through)
+    diag(Result.SourceManager->getFileLoc(Source->getBeginLoc()),
+         "'%0' is set from __activemask() here", DiagnosticIDs::Note)
+        << Through->getName();
+  if (Divergence && Divergence->Condition)
+    diag(Result.SourceManager->getFileLoc(Divergence->Condition->getBeginLoc()),
+         "the lanes diverge here: this condition differs between the lanes of a warp",
+         DiagnosticIDs::Note);
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,36 @@
+//===--- InvalidShflWidthCheck.h - warp-invalid-shfl-width ----------------===//
+//
+// The `width` of a shuffle must be a power of two in [1, 32]; anything else is
+// undefined (CUDA Programming Guide, warp shuffle functions). A constant
+// delta / source lane / lane mask that does not fit the width is legal but
+// never what was meant: `__shfl_down_sync(m, v, 32)` returns every lane its
+// own value, a source lane >= width silently wraps modulo width, and an xor
+// lane mask >= width reaches across segment boundaries.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_INVALIDSHFLWIDTHCHECK_H
+#define WARP_TIDY_INVALIDSHFLWIDTHCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace warp_tidy {
+
+class InvalidShflWidthCheck : public clang::tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override { Reported.clear(); }
+
+private:
+  llvm::DenseSet<clang::SourceLocation> Reported;
+};
+
+} // namespace warp_tidy
+
+#endif

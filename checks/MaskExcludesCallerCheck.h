@@ -1,0 +1,40 @@
+//===--- MaskExcludesCallerCheck.h - warp-mask-excludes-caller ------------===//
+//
+// Flags a constant mask that leaves out lanes which can reach the call
+// (`0x0000ffff` executed by all 32 lanes): each calling lane must have its
+// own bit set, so the collective is undefined for the others. Short literal
+// typos of the full mask (`0xFFFFFF`, seven f's) get their own wording and a
+// fix-it when the whole warp provably reaches the call. Which lanes reach a
+// call comes from the uniformity analysis' lane sets (lane-id and
+// threadIdx.x comparisons with constants).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_MASKEXCLUDESCALLERCHECK_H
+#define WARP_TIDY_MASKEXCLUDESCALLERCHECK_H
+
+#include "analysis/Uniformity.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace warp_tidy {
+
+class MaskExcludesCallerCheck : public clang::tidy::ClangTidyCheck {
+public:
+  MaskExcludesCallerCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA;
+  }
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override { Reported.clear(); }
+
+private:
+  UniformityOptions Uniformity;
+  llvm::DenseSet<clang::SourceLocation> Reported;
+};
+
+} // namespace warp_tidy
+
+#endif

@@ -1,0 +1,58 @@
+//===--- MissingArchGuardCheck.h - warp-missing-arch-guard ----------------===//
+//
+// `__reduce_*_sync` needs sm_80 and `__match_*_sync` sm_70. A call that some
+// target architecture compiles without such a guard does not build there
+// (nvcc: undefined identifier). And a guard without an `#else` whose branch
+// computes a value used after the guard makes older architectures skip the
+// work silently (the seed's `#if __CUDA_ARCH__ >= 800 val =
+// __reduce_add_sync(mask, val); #endif`).
+//
+// The target list comes from TargetArchs; ArchGuards tells, per piece of
+// code, which of those archs compile it, including code the analysed pass
+// skipped. Option `MinimumArch` (also read globally) states the oldest
+// architecture the project supports.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_MISSINGARCHGUARDCHECK_H
+#define WARP_TIDY_MISSINGARCHGUARDCHECK_H
+
+#include "analysis/ArchGuards.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include <memory>
+
+namespace warp_tidy {
+
+class MissingArchGuardCheck : public clang::tidy::ClangTidyCheck {
+public:
+  MissingArchGuardCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA;
+  }
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
+                           clang::Preprocessor *ModuleExpanderPP) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+private:
+  struct AstCall {
+    const clang::CallExpr *Call;
+    const WarpIntrinsic *Intrinsic;
+  };
+  void reportMissingGuards();
+  void reportMissingFallbacks();
+
+  std::string MinimumArchText;
+  unsigned MinimumArch;
+  bool DeviceCompile = false;
+  std::shared_ptr<ArchGuardMap> Map;
+  clang::ASTContext *Ctx = nullptr;
+  std::vector<AstCall> AstCalls;
+  std::vector<const clang::FunctionDecl *> Functions;
+};
+
+} // namespace warp_tidy
+
+#endif

@@ -1,0 +1,37 @@
+//===--- UnguardedShflScanCheck.h - warp-unguarded-shfl-scan --------------===//
+//
+// Flags warp scans that accumulate a shuffle result without excluding the
+// lanes that have no partner: `__shfl_up_sync` hands lanes below the offset
+// their own value, `__shfl_sync(m, v, lane - d)` wraps around, and a suffix
+// scan over `__shfl_down_sync` hands the top lanes their own value. On an
+// H200 each of these got 31 of 32 lanes wrong, with compute-sanitizer silent.
+// The analysis lives in analysis/ScanPatterns; this file only reports.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_UNGUARDEDSHFLSCANCHECK_H
+#define WARP_TIDY_UNGUARDEDSHFLSCANCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace warp_tidy {
+
+class UnguardedShflScanCheck : public clang::tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
+
+private:
+  // Template instantiations revisit the same code; report each place once.
+  llvm::DenseSet<clang::SourceLocation> Reported;
+};
+
+} // namespace warp_tidy
+
+#endif

@@ -1,0 +1,552 @@
+//===--- PartialsRead.cpp - Second stage of a block reduction -------------===//
+
+#include "PartialsRead.h"
+#include "CollectiveCalls.h"
+#include "GuardFacts.h"
+#include "LaneExpressions.h"
+#include "ThreadIndex.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
+#include <functional>
+
+using namespace clang;
+
+namespace warp_tidy {
+namespace {
+
+std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx, Expr::SE_AllowSideEffects))
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+void forEachStmt(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
+  if (!S)
+    return;
+  Fn(S);
+  for (const Stmt *C : S->children())
+    forEachStmt(C, Fn);
+}
+
+// The parent statement. With \p ViaDecl, a declaration in between (an
+// initialiser's VarDecl) stops the walk and is returned there; without it,
+// the walk continues to the DeclStmt.
+const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx, const Decl **ViaDecl = nullptr) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  if (Parents.empty())
+    return nullptr;
+  if (const auto *D = Parents[0].get<Decl>()) {
+    if (ViaDecl) {
+      *ViaDecl = D;
+      return nullptr;
+    }
+    DynTypedNodeList Up = Ctx.getParents(*D);
+    return Up.empty() ? nullptr : Up[0].get<Stmt>();
+  }
+  return Parents[0].get<Stmt>();
+}
+
+const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (unsigned I = 0; I < 512; ++I) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    Node = Parents[0];
+    if (const auto *FD = Node.get<FunctionDecl>())
+      return FD;
+  }
+  return nullptr;
+}
+
+bool isBlockDimX(const Expr *E, const ASTContext &Ctx, unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return false;
+  E = stripValue(E);
+  if (classifyBuiltinIndex(E) == BuiltinIndex::BlockDimX)
+    return true;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (const Expr *Init = singleAssignmentInit(Var, Ctx))
+        return isBlockDimX(Init, Ctx, Depth + 1);
+  return false;
+}
+
+// `31` or `warpSize - 1`: what turns a floor into a ceiling.
+bool isRoundUpAddend(const Expr *E, const ASTContext &Ctx) {
+  E = stripValue(E);
+  if (std::optional<int64_t> K = constantOf(E, Ctx))
+    return *K == 31;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    if (BO->getOpcode() == BO_Sub && isWarpSizeValue(BO->getLHS(), Ctx)) {
+      std::optional<int64_t> One = constantOf(BO->getRHS(), Ctx);
+      return One && *One == 1;
+    }
+  return false;
+}
+
+enum class BoundKind { Unknown, Ceil, Floor, Const };
+
+struct Bound {
+  BoundKind Kind = BoundKind::Unknown;
+  int64_t Value = 0;            // Const: the bound
+  const Expr *Written = nullptr;
+  const Expr *FloorInPlace = nullptr; // Floor written in place (fix-it target)
+  bool KnownPartialWarp = false;      // Floor of a constant that is not whole warps
+  PartialsFinding::FloorSpelling Spelling = PartialsFinding::FloorSpelling::Div32;
+};
+
+// `X / 32`, `X / warpSize`, `X >> 5`: the dividend, else null.
+const Expr *dividendByWarp(const Expr *E, const ASTContext &Ctx,
+                           PartialsFinding::FloorSpelling *Spelling) {
+  const auto *BO = dyn_cast<BinaryOperator>(stripValue(E));
+  if (!BO)
+    return nullptr;
+  if (BO->getOpcode() == BO_Div && isWarpSizeValue(BO->getRHS(), Ctx)) {
+    *Spelling = classifyBuiltinIndex(BO->getRHS()) == BuiltinIndex::WarpSize
+                    ? PartialsFinding::FloorSpelling::DivWarpSize
+                    : PartialsFinding::FloorSpelling::Div32;
+    return BO->getLHS();
+  }
+  if (BO->getOpcode() == BO_Shr) {
+    std::optional<int64_t> K = constantOf(BO->getRHS(), Ctx);
+    if (K && *K == 5) {
+      *Spelling = PartialsFinding::FloorSpelling::Shr5;
+      return BO->getLHS();
+    }
+  }
+  return nullptr;
+}
+
+Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool InPlace) {
+  Bound B;
+  B.Written = E;
+  if (!E || Depth > 4)
+    return B;
+  E = stripValue(E);
+  PartialsFinding::FloorSpelling Spelling;
+  if (const Expr *Dividend = dividendByWarp(E, Ctx, &Spelling)) {
+    const Expr *D = stripValue(Dividend);
+    if (isBlockDimX(D, Ctx)) {
+      B.Kind = BoundKind::Floor;
+      B.Spelling = Spelling;
+      if (InPlace && classifyBuiltinIndex(D) == BuiltinIndex::BlockDimX)
+        B.FloorInPlace = E;
+      return B;
+    }
+    if (const auto *Add = dyn_cast<BinaryOperator>(D))
+      if (Add->getOpcode() == BO_Add &&
+          ((isBlockDimX(Add->getLHS(), Ctx) && isRoundUpAddend(Add->getRHS(), Ctx)) ||
+           (isBlockDimX(Add->getRHS(), Ctx) && isRoundUpAddend(Add->getLHS(), Ctx)))) {
+        B.Kind = BoundKind::Ceil;
+        return B;
+      }
+    // A constant block size (template argument, constexpr): a floor that
+    // drops threads only when the size is not a whole number of warps.
+    if (std::optional<int64_t> Threads = constantOf(D, Ctx)) {
+      if (*Threads % 32 != 0) {
+        B.Kind = BoundKind::Floor;
+        B.KnownPartialWarp = true;
+        B.Spelling = Spelling;
+        return B;
+      }
+      B.Kind = BoundKind::Const;
+      B.Value = *Threads / 32;
+      return B;
+    }
+  }
+  if (std::optional<int64_t> K = constantOf(E, Ctx)) {
+    B.Kind = BoundKind::Const;
+    B.Value = *K;
+    return B;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    // `blockDim.x / 32 + (blockDim.x % 32 != 0)`, `(blockDim.x - 1) / 32 + 1`.
+    if (BO->getOpcode() == BO_Add) {
+      Bound L = classifyBound(BO->getLHS(), Ctx, Depth + 1, false);
+      Bound R = classifyBound(BO->getRHS(), Ctx, Depth + 1, false);
+      if (L.Kind == BoundKind::Floor || R.Kind == BoundKind::Floor ||
+          L.Kind == BoundKind::Ceil || R.Kind == BoundKind::Ceil)
+        B.Kind = BoundKind::Ceil;
+    }
+    return B;
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (const Expr *Init = singleAssignmentInit(Var, Ctx)) {
+        Bound Inner = classifyBound(Init, Ctx, Depth + 1, false);
+        Inner.Written = B.Written;
+        return Inner;
+      }
+    return B;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // ceil_div(blockDim.x, 32), divUp(...), cuda::ceil_div: rounding up by name.
+    if (const FunctionDecl *FD = Call->getDirectCallee())
+      if (FD->getIdentifier()) {
+        std::string Name = FD->getName().lower();
+        llvm::StringRef N(Name);
+        if (N.contains("ceil") || N.contains("divup") || N.contains("div_up") ||
+            N.contains("round_up") || N.contains("roundup"))
+          B.Kind = BoundKind::Ceil;
+      }
+  }
+  return B;
+}
+
+// Does \p Body store to \p Array at a warp index? Also reports whether some
+// other store (initialisation, lane-indexed writes) may fill the slots.
+const Expr *warpIndexStore(const VarDecl *Array, const Stmt *Body, const ASTContext &Ctx,
+                           bool *OtherStores) {
+  const Expr *Found = nullptr;
+  auto StoreIndex = [&](const Expr *LHS) -> const Expr * {
+    const auto *ASE = dyn_cast<ArraySubscriptExpr>(LHS->IgnoreParenImpCasts());
+    if (!ASE)
+      return nullptr;
+    const auto *Ref = dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
+    if (!Ref || Ref->getDecl() != Array)
+      return nullptr;
+    return ASE->getIdx();
+  };
+  forEachStmt(Body, [&](const Stmt *S) {
+    const Expr *Target = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if (BO->isAssignmentOp())
+        Target = BO->getLHS();
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+      // atomicAdd(&s[warp], v), ++s[i]
+      if (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp())
+        Target = UO->getSubExpr();
+    }
+    if (!Target)
+      return;
+    const Expr *Idx = StoreIndex(Target);
+    if (!Idx)
+      return;
+    if (isWarpIndex(Idx, Ctx)) {
+      if (!Found)
+        Found = Target;
+    } else {
+      *OtherStores = true;
+    }
+  });
+  return Found;
+}
+
+// --- Is the value read later reduced by a sum? (identity 0 is right) --------
+
+bool isShuffleOf(const Expr *E, const VarDecl *Var) {
+  const auto *Call = dyn_cast<CallExpr>(stripValue(E));
+  if (!Call)
+    return false;
+  std::optional<CollectiveCall> C = recogniseCollective(Call);
+  if (!C || (C->Intrinsic->Kind != CollectiveKind::Shuffle &&
+             C->Intrinsic->Kind != CollectiveKind::TileMember) ||
+      C->Intrinsic->ValueArg == NoArgument ||
+      Call->getNumArgs() <= static_cast<unsigned>(C->Intrinsic->ValueArg))
+    return false;
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(stripValue(Call->getArg(C->Intrinsic->ValueArg)));
+  return Ref && Ref->getDecl() == Var;
+}
+
+// A shuffle of Var, directly or through a variable initialised/assigned from one.
+bool containsShuffleOf(const Expr *E, const VarDecl *Var, const Stmt *Body, unsigned Depth) {
+  if (!E || Depth > 3)
+    return false;
+  if (isShuffleOf(E, Var))
+    return true;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(stripValue(E)))
+    if (const auto *T = dyn_cast<VarDecl>(Ref->getDecl())) {
+      if (T->getInit() && containsShuffleOf(T->getInit(), Var, Body, Depth + 1))
+        return true;
+      bool Found = false;
+      forEachStmt(Body, [&](const Stmt *S) {
+        const auto *BO = dyn_cast<BinaryOperator>(S);
+        if (Found || !BO || BO->getOpcode() != BO_Assign)
+          return;
+        const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+        if (L && L->getDecl() == T && containsShuffleOf(BO->getRHS(), Var, Body, Depth + 1))
+          Found = true;
+      });
+      return Found;
+    }
+  for (const Stmt *C : stripValue(E)->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(C))
+      if (containsShuffleOf(CE, Var, Body, Depth + 1))
+        return true;
+  return false;
+}
+
+// Body combines Var with shuffles of itself, and only by addition.
+bool sumsByShuffles(const VarDecl *Var, const Stmt *Body) {
+  bool Additive = false, Other = false;
+  forEachStmt(Body, [&](const Stmt *S) {
+    const auto *BO = dyn_cast<BinaryOperator>(S);
+    if (!BO || !BO->isAssignmentOp())
+      return;
+    const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    if (!L || L->getDecl() != Var || !containsShuffleOf(BO->getRHS(), Var, Body, 0))
+      return;
+    if (BO->getOpcode() == BO_AddAssign) {
+      Additive = true;
+      return;
+    }
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *Sum = dyn_cast<BinaryOperator>(stripValue(BO->getRHS())))
+        if (Sum->getOpcode() == BO_Add) {
+          Additive = true;
+          return;
+        }
+    Other = true;
+  });
+  return Additive && !Other;
+}
+
+bool isSumReducedAfter(const VarDecl *Var, const Expr *Read, ASTContext &Ctx) {
+  const FunctionDecl *FD = enclosingFunction(Read, Ctx);
+  if (!FD || !FD->getBody())
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  // The first read of Var after the partial was loaded.
+  const DeclRefExpr *First = nullptr;
+  forEachStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(S);
+    if (!Ref || Ref->getDecl() != Var ||
+        !SM.isBeforeInTranslationUnit(Read->getEndLoc(), Ref->getBeginLoc()))
+      return;
+    if (const Stmt *P = parentStmt(Ref, Ctx))
+      if (const auto *BO = dyn_cast<BinaryOperator>(P))
+        if (BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == Ref)
+          return;
+    if (!First || SM.isBeforeInTranslationUnit(Ref->getBeginLoc(), First->getBeginLoc()))
+      First = Ref;
+  });
+  if (!First)
+    return false;
+  const Stmt *Cur = First;
+  const Stmt *P = parentStmt(Cur, Ctx);
+  while (P && isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr>(P)) {
+    Cur = P;
+    P = parentStmt(P, Ctx);
+  }
+  // `v += __shfl_down_sync(m, v, off)` right after the load.
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+    if (BO->getOpcode() == BO_AddAssign && BO->getLHS()->IgnoreParens() == Cur)
+      return sumsByShuffles(Var, FD->getBody());
+  const auto *Call = dyn_cast_or_null<CallExpr>(P);
+  if (!Call)
+    return false;
+  // The partial goes straight into a shuffle combined by `+=` in this function.
+  if (isShuffleOf(Call, Var))
+    return sumsByShuffles(Var, FD->getBody());
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier())
+    return false;
+  if (Callee->getName() == "__reduce_add_sync")
+    return true;
+  // cg::reduce(tile, v, cg::plus<T>())
+  if (Callee->getName() == "reduce" && Call->getNumArgs() >= 3) {
+    const CXXRecordDecl *Op = Call->getArg(2)->getType()->getAsCXXRecordDecl();
+    return Op && Op->getIdentifier() && Op->getName() == "plus";
+  }
+  // A helper: its parameter summed by shuffles (warpReduceSum).
+  if (const FunctionDecl *Def = Callee->getDefinition())
+    Callee = Def;
+  if (!Callee->hasBody())
+    return false;
+  for (unsigned I = 0, N = std::min(Call->getNumArgs(), Callee->getNumParams()); I < N; ++I)
+    if (stripValue(Call->getArg(I)) == stripValue(cast<Expr>(Cur)))
+      return !Callee->getParamDecl(I)->getType()->isReferenceType() &&
+             sumsByShuffles(Callee->getParamDecl(I), Callee->getBody());
+  return false;
+}
+
+// `v = s[lane];` or `T v = s[lane];` with arithmetic v: the variable, else null.
+const VarDecl *simpleLoadTarget(const ArraySubscriptExpr *Read, ASTContext &Ctx) {
+  const Stmt *Cur = Read;
+  const Decl *ViaDecl = nullptr;
+  const Stmt *P = parentStmt(Cur, Ctx, &ViaDecl);
+  while (P && isa<ImplicitCastExpr>(P)) {
+    Cur = P;
+    P = parentStmt(P, Ctx, &ViaDecl);
+  }
+  const VarDecl *Target = nullptr;
+  if (!P) {
+    Target = dyn_cast_or_null<VarDecl>(ViaDecl);
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+    if (BO->getOpcode() == BO_Assign && BO->getRHS() == Cur)
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        Target = dyn_cast<VarDecl>(Ref->getDecl());
+  }
+  if (!Target || !Target->getType()->isArithmeticType() ||
+      Target->getType()->isBooleanType())
+    return nullptr;
+  return Target;
+}
+
+bool isRead(const ArraySubscriptExpr *ASE, ASTContext &Ctx) {
+  const Stmt *P = parentStmt(ASE, Ctx);
+  while (P && isa<ParenExpr>(P))
+    P = parentStmt(P, Ctx);
+  const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+  return Cast && Cast->getCastKind() == CK_LValueToRValue;
+}
+
+} // namespace
+
+std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Read,
+                                                   ASTContext &Ctx,
+                                                   const PartialsOptions &Opts) {
+  const auto *BaseRef = dyn_cast<DeclRefExpr>(Read->getBase()->IgnoreParenImpCasts());
+  const auto *Array = BaseRef ? dyn_cast<VarDecl>(BaseRef->getDecl()) : nullptr;
+  if (!Array || !Array->hasAttr<CUDASharedAttr>())
+    return std::nullopt;
+  QualType T = Array->getType();
+  const ArrayType *AT = Ctx.getAsArrayType(T);
+  if (!AT || AT->getElementType()->isArrayType())
+    return std::nullopt;
+  const Expr *Idx = Read->getIdx();
+  LaneIdKind LaneKind = classifyLaneId(Idx, Ctx);
+  if (LaneKind == LaneIdKind::None && !isThreadIdxX(Idx, Ctx))
+    return std::nullopt;
+  if (!isRead(Read, Ctx))
+    return std::nullopt;
+
+  const FunctionDecl *FD = enclosingFunction(Read, Ctx);
+  if (!FD || !FD->getBody())
+    return std::nullopt;
+  bool OtherStores = false;
+  const Expr *Store = warpIndexStore(Array, FD->getBody(), Ctx, &OtherStores);
+  if (!Store)
+    return std::nullopt;
+
+  PartialsFinding F{PartialsDefect::Unbounded, Read, Array, Store};
+  if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
+    F.ArraySize = CAT->getSize().getZExtValue();
+  if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>())
+    if (std::optional<int64_t> N = constantOf(LB->getMaxThreads(), Ctx))
+      if (*N > 0) {
+        F.LaunchBoundThreads = *N;
+        F.MaxWarps = static_cast<unsigned>(std::min<int64_t>((*N + 31) / 32, 32));
+      }
+
+  // Bounds on the index that hold at the read.
+  bool Accepted = false;
+  const Bound *Floor = nullptr;
+  std::optional<Bound> FloorStore, TooBig;
+  for (const Fact &Fc : factsAt(Read, Ctx)) {
+    forEachComparison(Fc, Ctx, [&](const Comparison &C) {
+      const Expr *Small = C.Small;
+      if (!isLaneId(Small, Ctx) && !isThreadIdxX(Small, Ctx))
+        return;
+      const Expr *Limit = C.Large;
+      bool InPlace = true;
+      if (!C.Strict) {
+        // `lane <= nw - 1`
+        const auto *Sub = dyn_cast<BinaryOperator>(stripValue(Limit));
+        std::optional<int64_t> One = Sub ? constantOf(Sub->getRHS(), Ctx) : std::nullopt;
+        if (Sub && Sub->getOpcode() == BO_Sub && One && *One == 1) {
+          Limit = Sub->getLHS();
+          InPlace = false;
+        } else if (std::optional<int64_t> K = constantOf(Limit, Ctx)) {
+          Bound B;
+          B.Kind = BoundKind::Const;
+          B.Value = *K + 1;
+          B.Written = Limit;
+          if (B.Value < 32) {
+            if ((F.ArraySize && B.Value > static_cast<int64_t>(F.ArraySize)) ||
+                B.Value > F.MaxWarps)
+              TooBig = B;
+            else
+              Accepted = true;
+          }
+          return;
+        } else {
+          Accepted = true; // some other bound: trust it
+          return;
+        }
+      }
+      Bound B = classifyBound(Limit, Ctx, 0, InPlace);
+      switch (B.Kind) {
+      case BoundKind::Unknown:
+      case BoundKind::Ceil:
+        Accepted = true;
+        return;
+      case BoundKind::Floor:
+        FloorStore = B;
+        return;
+      case BoundKind::Const:
+        // `threadIdx.x < 32` picks warp 0; it does not bound by warps.
+        if (B.Value >= 32)
+          return;
+        if ((F.ArraySize && B.Value > static_cast<int64_t>(F.ArraySize)) ||
+            B.Value > F.MaxWarps)
+          TooBig = B;
+        else
+          Accepted = true;
+        return;
+      }
+    });
+  }
+  if (FloorStore)
+    Floor = &*FloorStore;
+  if (Accepted)
+    return std::nullopt;
+
+  if (TooBig) {
+    F.ConstantBound = TooBig->Value;
+    F.Bound = TooBig->Written;
+    F.Defect = F.ArraySize && TooBig->Value > static_cast<int64_t>(F.ArraySize)
+                   ? PartialsDefect::ArrayTooSmall
+                   : PartialsDefect::BoundExceedsWarps;
+    return F;
+  }
+  if (Floor) {
+    // The option vouches for blockDim.x only, not for a constant that is
+    // visibly not a multiple of 32.
+    if (Opts.AssumeWholeWarps && !Floor->KnownPartialWarp)
+      return std::nullopt;
+    F.Defect = PartialsDefect::FlooredBound;
+    F.Bound = Floor->Written;
+    F.CeilingFix = Floor->FloorInPlace;
+    F.Spelling = Floor->Spelling;
+    return F;
+  }
+  // No bound: lanes 0..31 (a tile's rank: its size) all read.
+  if (F.ArraySize && F.ArraySize < 32 && LaneKind != LaneIdKind::TileRank) {
+    F.Defect = PartialsDefect::ArrayTooSmall;
+    return F;
+  }
+  // Slots filled some other way (zeroed first, written at the lane index).
+  if (OtherStores)
+    return std::nullopt;
+  // `__shared__ T s[BLOCK / 32]` with 32 slots: one per warp of the block
+  // the code is written for, so every slot the lanes read was written.
+  if (F.ArraySize >= 32)
+    if (TypeSourceInfo *TSI = Array->getTypeSourceInfo())
+      if (auto ATL = TSI->getTypeLoc().getAs<ConstantArrayTypeLoc>()) {
+        PartialsFinding::FloorSpelling Ignored;
+        if (const Expr *Dividend = dividendByWarp(ATL.getSizeExpr(), Ctx, &Ignored))
+          if (constantOf(Dividend, Ctx))
+            return std::nullopt;
+      }
+  F.Defect = PartialsDefect::Unbounded;
+  if (const VarDecl *Target = simpleLoadTarget(Read, Ctx))
+    if (isSumReducedAfter(Target, Read, Ctx))
+      F.GuardedReadFix = Read;
+  return F;
+}
+
+} // namespace warp_tidy

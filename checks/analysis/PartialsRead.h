@@ -1,0 +1,80 @@
+//===--- PartialsRead.h - Second stage of a block reduction ---------------===//
+//
+// A block reduction writes one partial per warp to a `__shared__` array at
+// the warp index (`s[threadIdx.x / 32] = v`), synchronises, and lets one warp
+// read the partials back at its lane index (`s[lane]`). Only as many slots as
+// the block has warps were written, so the read must be bounded by the number
+// of warps, rounded *up* (a partial last warp also wrote its slot). Measured
+// on an H200: an unbounded read summed 348 as 24153 in a 64-thread block; a
+// `lane < blockDim.x / 32` bound lost 16 of 48 elements.
+//
+// This analysis recognises the read, finds the bounds that hold there (see
+// GuardFacts) and classifies them. It reports nothing for shared arrays that
+// are not written at a warp index in the same function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ANALYSIS_PARTIALSREAD_H
+#define WARP_TIDY_ANALYSIS_PARTIALSREAD_H
+
+#include <cstdint>
+#include <optional>
+
+namespace clang {
+class ASTContext;
+class ArraySubscriptExpr;
+class Expr;
+class Stmt;
+class VarDecl;
+} // namespace clang
+
+namespace warp_tidy {
+
+enum class PartialsDefect {
+  Unbounded,         ///< No bound by the number of warps.
+  FlooredBound,      ///< `lane < blockDim.x / 32`: drops a partial last warp.
+  ArrayTooSmall,     ///< Lanes can read past the end of the array.
+  BoundExceedsWarps, ///< A constant bound above what __launch_bounds__ allows.
+};
+
+struct PartialsFinding {
+  PartialsDefect Defect;
+  const clang::ArraySubscriptExpr *Read = nullptr;
+  const clang::VarDecl *Array = nullptr;
+  /// The store at the warp index (for the note).
+  const clang::Expr *WarpIndexWrite = nullptr;
+  /// FlooredBound / BoundExceedsWarps: the bound as written.
+  const clang::Expr *Bound = nullptr;
+  /// Declared slots (0 when unknown, e.g. `extern __shared__`).
+  uint64_t ArraySize = 0;
+  /// Most warps a block can have (__launch_bounds__, else 32).
+  unsigned MaxWarps = 32;
+  /// The constant bound for BoundExceedsWarps / ArrayTooSmall (0 if none).
+  int64_t ConstantBound = 0;
+  /// __launch_bounds__ maximum threads, 0 when absent.
+  int64_t LaunchBoundThreads = 0;
+
+  /// Unbounded: the expression to replace with the guarded read (the read
+  /// itself) when that is provably right: `v = s[lane];` / `T v = s[lane];`,
+  /// arithmetic `v`, later reduced by a sum (identity 0). Null otherwise.
+  const clang::Expr *GuardedReadFix = nullptr;
+  /// FlooredBound: the floor expression to replace with its ceiling form,
+  /// when it is written in place (not through a variable or macro).
+  const clang::Expr *CeilingFix = nullptr;
+  /// How the floor is spelled, for the ceiling form: '/ 32', '/ warpSize'
+  /// or '>> 5'.
+  enum class FloorSpelling { Div32, DivWarpSize, Shr5 } Spelling = FloorSpelling::Div32;
+};
+
+struct PartialsOptions {
+  /// Block sizes are known to be whole warps: a floored bound is exact.
+  bool AssumeWholeWarps = false;
+};
+
+std::optional<PartialsFinding> analyzePartialsRead(const clang::ArraySubscriptExpr *Read,
+                                                   clang::ASTContext &Ctx,
+                                                   const PartialsOptions &Opts = {});
+
+} // namespace warp_tidy
+
+#endif

@@ -1,0 +1,48 @@
+//===--- ThreadIndex.h - Recognise CUDA's built-in index variables --------===//
+//
+// clang implements threadIdx & co. as objects whose fields are
+// `__declspec(property)`s, so `threadIdx.x` reaches the AST as a
+// PseudoObjectExpr over an MSPropertyRefExpr (nvcc-style headers would give a
+// plain MemberExpr). This file hides that detail: everything else asks
+// "which built-in is this expression?".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ANALYSIS_THREADINDEX_H
+#define WARP_TIDY_ANALYSIS_THREADINDEX_H
+
+namespace clang {
+class Expr;
+class FunctionDecl;
+} // namespace clang
+
+namespace warp_tidy {
+
+enum class BuiltinIndex {
+  None,
+  ThreadIdxX,
+  ThreadIdxY,
+  ThreadIdxZ,
+  BlockIdx,   ///< any component
+  BlockDimX,
+  BlockDimYZ,
+  GridDim,    ///< any component
+  WarpSize,
+};
+
+/// Classifies `threadIdx.x`, `blockDim.y`, `warpSize`... (parentheses and
+/// implicit casts are looked through). BuiltinIndex::None for anything else.
+BuiltinIndex classifyBuiltinIndex(const clang::Expr *E);
+
+/// Calls whose result differs between the lanes of a warp although their
+/// arguments do not: atomics (each lane gets a different old value),
+/// clocks, random generators, cooperative-groups `thread_rank()`...
+bool isThreadVaryingSourceCall(const clang::FunctionDecl *Callee);
+
+/// True when \p AsmText reads a per-lane special register (%laneid, %tid,
+/// %clock, %lanemask_*).
+bool isLaneVaryingAsm(const char *AsmText, unsigned Length);
+
+} // namespace warp_tidy
+
+#endif

@@ -1,0 +1,213 @@
+//===--- Uniformity.h - Which lanes of a warp reach each collective -------===//
+//
+// The analysis every mask check stands on. Per function, over clang's CFG:
+//
+//  1. Values. A forward dataflow computes, for every local variable, whether
+//     its value can differ between the lanes of one warp ("thread-varying")
+//     or is the same for all of them ("warp-uniform"). The lattice value is a
+//     small bit set (ValueDeps): bit 0 means thread-varying, bit i+1 means
+//     "as varying as parameter i", so one result serves every caller.
+//     Sources and propagation follow docs/design/uniformity.md.
+//  2. Divergence. A branch (if, switch, loop condition, ?:, &&, ||) whose
+//     condition is thread-varying is divergent; statements control dependent
+//     on it (clang's ControlDependencyCalculator, closed transitively) are
+//     reached by only some lanes. A divergent branch whose lanes never meet
+//     again in the function (its immediate post-dominator is the exit) is an
+//     early exit: the lanes that left have exited, not diverged.
+//  3. Lane sets. Where conditions compare the lane id or threadIdx.x with
+//     constants, a second dataflow tracks which lanes surely (Must) and
+//     possibly (May) reach each block; data-dependent conditions give an
+//     unknown subset (Must = none).
+//  4. Sites. Every warp collective, and every call of a function whose
+//     summary needs converged lanes, becomes a CollectiveSite carrying those
+//     facts, so checks only compare them with the mask and report.
+//
+// Results are cached per FunctionDecl in a WarpAnalysisCache owned by the
+// ASTContext (one per translation unit), so all checks share one CFG build.
+// Only functions that contain a collective (directly or through callees)
+// are analysed for sites; helpers that read thread-varying sources are
+// analysed for their return value only when a caller needs it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ANALYSIS_UNIFORMITY_H
+#define WARP_TIDY_ANALYSIS_UNIFORMITY_H
+
+#include "LaneSet.h"
+#include "WarpIntrinsics.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace clang {
+class ASTContext;
+class CallExpr;
+class Expr;
+class FunctionDecl;
+class Stmt;
+} // namespace clang
+
+namespace warp_tidy {
+
+struct UniformityOptions {
+  /// Blocks are a whole number of warps wide (blockDim.x % 32 == 0): then
+  /// threadIdx.y / threadIdx.z are warp-uniform, blockIdx.x * blockDim.x is a
+  /// multiple of 32, and threadIdx.x % 32 is the lane id.
+  bool AssumeWarpAlignedBlocks = true;
+};
+
+/// Lattice value of the value analysis: bit 0 = thread-varying, bit i+1 =
+/// depends on parameter i (for parameters 0..62). 0 = warp-uniform.
+using ValueDeps = uint64_t;
+inline constexpr ValueDeps ThreadVarying = 1;
+inline ValueDeps parameterDep(unsigned Index) {
+  return Index < 63 ? ValueDeps(1) << (Index + 1) : 0;
+}
+
+/// Why some lanes may not reach a point.
+struct DivergenceSource {
+  enum SourceKind {
+    Branch,    ///< a divergent branch whose lanes meet again later
+    EarlyExit, ///< a divergent branch after which some lanes have returned
+    Argument,  ///< a thread-varying argument decides, inside the callee,
+               ///< whether lanes reach the collective
+  };
+  SourceKind Kind = Branch;
+  const clang::Expr *Condition = nullptr; ///< condition, or the argument
+  const clang::Stmt *Terminator = nullptr;///< if/for/?:/... (null for Argument)
+  bool LaneComparison = false;            ///< condition compares lane/threadIdx.x
+};
+
+/// A warp collective (or a call of a helper containing one) with the facts
+/// the mask checks need.
+struct CollectiveSite {
+  const clang::CallExpr *Call = nullptr;          ///< the call in this function
+  const WarpIntrinsic *Intrinsic = nullptr;       ///< the collective that needs the lanes
+  const clang::FunctionDecl *Helper = nullptr;    ///< set for calls of helpers
+  const clang::CallExpr *Witness = nullptr;       ///< the collective itself (in Helper, or == Call)
+  /// Lanes the mask names (implicit collectives: the warp / the tile);
+  /// nullopt for a mask only known at run time.
+  std::optional<LaneSet> Required;
+  bool ImplicitMask = false;
+  LaneSet Must;                                   ///< lanes that surely reach the call
+  LaneSet May;                                    ///< lanes that possibly reach it
+  llvm::SmallVector<DivergenceSource, 2> Divergence; ///< Branch/Argument sources, innermost first
+  llvm::SmallVector<DivergenceSource, 1> EarlyExits;
+  /// Some divergent condition is not a lane comparison: data decide which
+  /// lanes arrive.
+  bool DataDecided = false;
+  /// Every divergent branch above leads each of its paths to a call of the
+  /// same collective with the same mask before its lanes meet again (the
+  /// pattern valid on sm_70+).
+  bool CoveredOnEveryPath = false;
+  /// Parameters whose value decides whether the call is reached.
+  ValueDeps ParamConditions = 0;
+};
+
+/// What callers need to know about a function.
+struct FunctionSummary {
+  /// Lanes that must be converged on entry because a collective inside
+  /// needs them (directly or through callees); nullopt when none.
+  std::optional<LaneSet> RequiredLanes;
+  const clang::CallExpr *Witness = nullptr;       ///< that collective
+  const WarpIntrinsic *WitnessIntrinsic = nullptr;
+  /// Parameters that decide inside the function whether the witness runs.
+  ValueDeps RequirementConditions = 0;
+  /// Dependencies of the returned value.
+  ValueDeps ReturnDeps = ThreadVarying;
+};
+
+class WarpAnalysisCache;
+
+/// The analysis result for one function.
+class FunctionUniformity {
+public:
+  ~FunctionUniformity();
+  const clang::FunctionDecl *function() const;
+  /// Dependencies of \p E where it is evaluated (ThreadVarying when \p E is
+  /// not part of this function's CFG).
+  ValueDeps dependencies(const clang::Expr *E) const;
+  bool isThreadVarying(const clang::Expr *E) const {
+    return dependencies(E) & ThreadVarying;
+  }
+  /// Lanes that surely / possibly reach \p S (all lanes at entry).
+  LaneSet mustReach(const clang::Stmt *S) const;
+  LaneSet mayReach(const clang::Stmt *S) const;
+  /// Divergent conditions \p S is control dependent on (innermost first),
+  /// early exits included.
+  llvm::SmallVector<DivergenceSource, 2> divergenceAt(const clang::Stmt *S) const;
+  /// Collectives and helper calls, in source order.
+  llvm::ArrayRef<CollectiveSite> sites() const;
+  const FunctionSummary &summary() const;
+  /// Branches and sites, for debugging (WARP_TIDY_DEBUG_UNIFORMITY=1 makes
+  /// warp-divergent-full-mask print this for every analysed function).
+  void dump(llvm::raw_ostream &OS) const;
+
+  struct Impl;
+
+private:
+  friend class WarpAnalysisCache;
+  explicit FunctionUniformity(std::unique_ptr<Impl> P);
+  std::unique_ptr<Impl> P;
+};
+
+/// Per translation unit cache of analyses and summaries.
+class WarpAnalysisCache {
+public:
+  /// The cache of \p Ctx's translation unit for these options; it lives as
+  /// long as the ASTContext.
+  static WarpAnalysisCache &get(clang::ASTContext &Ctx, const UniformityOptions &Opts = {});
+
+  WarpAnalysisCache(clang::ASTContext &Ctx, const UniformityOptions &Opts);
+  ~WarpAnalysisCache();
+
+  /// The analysis of \p FD, or null when it has no body, is a dependent
+  /// template, contains no collective (directly or through its callees) and
+  /// reads no thread-varying source, or cannot be analysed.
+  const FunctionUniformity *analysis(const clang::FunctionDecl *FD);
+  /// The summary of \p FD; null while \p FD is being analysed (recursion) or
+  /// when it cannot be analysed.
+  const FunctionSummary *summary(const clang::FunctionDecl *FD);
+  /// True when \p FD (outside system headers) contains a warp collective,
+  /// directly or through the functions it calls.
+  bool containsCollective(const clang::FunctionDecl *FD);
+  /// True when \p FD reads threadIdx, a lane id, an atomic result... directly
+  /// or through callees (system headers included).
+  bool readsVaryingSource(const clang::FunctionDecl *FD);
+
+  clang::ASTContext &context() const { return Ctx; }
+  const UniformityOptions &options() const { return Opts; }
+
+private:
+  struct Traits {
+    bool Known = false;
+    bool InProgress = false;
+    bool HasCollective = false;
+    bool HasVaryingSource = false;
+  };
+  Traits traits(const clang::FunctionDecl *FD);
+
+  clang::ASTContext &Ctx;
+  UniformityOptions Opts;
+  llvm::DenseMap<const clang::FunctionDecl *, Traits> TraitsCache;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionUniformity>> Analyses;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> InProgress;
+};
+
+/// The constant value of a mask argument: what evaluateMask folds, plus
+/// local variables initialised once with a constant and never written.
+std::optional<uint32_t> resolveMaskConstant(const clang::Expr *Mask, clang::ASTContext &Ctx);
+
+/// The size of the cooperative-groups tile \p Object (an expression of type
+/// thread_block_tile<N, ...>), or 0 when it is not a statically sized tile.
+unsigned tileSizeOf(const clang::Expr *Object);
+
+} // namespace warp_tidy
+
+#endif

@@ -1,0 +1,54 @@
+// RUN: %check_warp_tidy %s warp-activemask-sync-mask
+//
+// warp-activemask-sync-mask: __activemask() used as the mask of a collective,
+// directly or through a variable. A mask computed with __ballot_sync before
+// the branch, a constant mask, or __activemask() used for anything but a mask
+// stays silent.
+
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+__global__ void mustFlag(const int *in, int threshold, int *out, int *count) {
+  const int lane = threadIdx.x & 31;
+  const int v = in[threadIdx.x];
+  out[0] = __shfl_sync(__activemask(), v, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: the mask of __shfl_sync comes from __activemask(), which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
+  if (v > threshold) {
+    // The runtime-validation case: warp-aggregated atomics.
+    const unsigned group = __activemask();
+    const int leader = __ffs(group) - 1;
+    int base = 0;
+    if (lane == leader)
+      base = atomicAdd(count, __popc(group));
+    base = __shfl_sync(group, base, leader);
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: the mask of __shfl_sync comes from __activemask() through 'group', which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :[[@LINE-7]]:28: note: 'group' is set from __activemask() here
+  // CHECK-MESSAGES: :[[@LINE-10]]:7: note: the lanes diverge here: this condition differs between the lanes of a warp
+    out[base + __popc(group & ((1u << lane) - 1u))] = v;
+  }
+  unsigned low = __activemask() & 0xffu;
+  out[1] = __ballot_sync(low, v > 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: the mask of __ballot_sync comes from __activemask() through 'low', which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:18: note: 'low' is set from __activemask() here
+  unsigned later = 0xffffffffu;
+  if (v > 3)
+    later = __activemask();
+  out[2] = __any_sync(later, v > 4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: the mask of __any_sync comes from __activemask() through 'later', which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:13: note: 'later' is set from __activemask() here
+  __syncwarp(__activemask());
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the mask of __syncwarp comes from __activemask(), which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
+}
+
+__global__ void mustStaySilent(const int *in, int threshold, int *out, unsigned mask) {
+  const int v = in[threadIdx.x];
+  const unsigned group = __ballot_sync(0xffffffffu, v > threshold);
+  if (v > threshold)
+    out[0] = __shfl_sync(group, v, __ffs(group) - 1);
+  out[1] = __popc(__activemask());          // not a mask argument
+  out[2] = __shfl_sync(0xffffffffu, v, 0);
+  out[3] = __shfl_sync(mask, v, 0);         // a parameter: not known to come from __activemask
+  cg::coalesced_group active = cg::coalesced_threads();
+  out[4] = active.shfl(v, 0);               // cooperative groups track the active set themselves
+  __syncwarp();
+}
