@@ -30,6 +30,12 @@ config.substitutions.append(
 config.substitutions.append(("%repo", config.repo_root))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))
+config.substitutions.append(
+    ("%sarif_check", "%s %s" % (config.python, os.path.join(config.test_source_root, "sarif_check.py"))))
+# warp-tidy's result cache defaults to $XDG_CACHE_HOME/warp-tidy: keep test
+# runs out of the user's ~/.cache (tests that exercise the cache pass
+# --cache-dir inside %t).
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
 # Features tests can require (REQUIRES:) so absent tools mark them UNSUPPORTED
 # (reported as skipped), never silently passed.
@@ -37,6 +43,10 @@ if shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
 if shutil.which("clang-tidy-22"):
     config.available_features.add("clang-tidy-22")
+if shutil.which("pre-commit"):
+    config.available_features.add("pre-commit")
+if shutil.which("git"):
+    config.available_features.add("git")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
 def _has_gpu():

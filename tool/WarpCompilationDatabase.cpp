@@ -1,6 +1,7 @@
 //===--- WarpCompilationDatabase.cpp - Compile commands for the analysis --===//
 
 #include "WarpCompilationDatabase.h"
+#include "ArchShims.h"
 #include "NvccTranslation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -37,13 +38,20 @@ CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) co
 
   // The user's extra arguments are spliced in before translation so nvcc
   // style flags after `--` (e.g. -arch=sm_80) are understood as well.
+  // Commands clang tooling infers for files missing from a database end in
+  // `-- <file>`: extra flags must go before that separator, not after it,
+  // where they would be read as input files.
+  const std::vector<std::string> &Line = Original.CommandLine;
+  auto Separator = std::find(Line.begin() + (Line.empty() ? 0 : 1), Line.end(), "--");
   std::vector<std::string> Args;
-  if (!Original.CommandLine.empty())
-    Args.push_back(Original.CommandLine.front());
+  if (!Line.empty())
+    Args.push_back(Line.front());
   llvm::append_range(Args, Settings.ExtraArgsBefore);
-  for (size_t I = 1; I < Original.CommandLine.size(); ++I)
-    Args.push_back(Original.CommandLine[I]);
+  if (!Line.empty())
+    Args.insert(Args.end(), Line.begin() + 1, Separator);
   llvm::append_range(Args, Settings.ExtraArgs);
+  if (Separator != Line.end())
+    Args.insert(Args.end(), std::next(Separator), Line.end());
 
   TranslatedCommand T = translateCompileCommand(Args, Original.Directory, Oldest);
   if (!T.Unknown.empty()) {
@@ -73,6 +81,12 @@ CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) co
   Out.push_back("--cuda-path=" + Settings.Cuda.Root);
   Out.push_back("--cuda-gpu-arch=sm_" + std::to_string(Analysed));
   Out.push_back("-nocudalib");
+  // clang 22's driver passes the CUDA SDK version to the host pass only; in
+  // a device-only pass Sema then assumes the pre-9.2 launch API and rejects
+  // every `kernel<<<...>>>` with "undeclared identifier cudaConfigureCall".
+  Out.push_back("-Xclang");
+  Out.push_back("-target-sdk-version=" + std::to_string(Settings.Cuda.Version / 1000) +
+                "." + std::to_string(Settings.Cuda.Version % 1000 / 10));
   Out.push_back("-Wno-unknown-cuda-version");
   if (!Settings.ResourceDir.empty()) {
     Out.push_back("-resource-dir");
@@ -82,6 +96,13 @@ CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) co
     // nvcc adds CUDA 13's CCCL directory implicitly; clang does not.
     Out.push_back("-isystem");
     Out.push_back(Settings.Cuda.CcclInclude);
+  }
+  // Lets calls of sm_70/sm_80 intrinsics parse on older archs so that
+  // warp-missing-arch-guard can report them (see ArchShims.h).
+  std::string Shims = archShimsPath();
+  if (!Shims.empty()) {
+    Out.push_back("-include");
+    Out.push_back(Shims);
   }
   std::string ArchList;
   for (unsigned A : Archs)

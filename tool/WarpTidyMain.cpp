@@ -12,7 +12,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaInstallation.h"
+#include "DiagnosticsSerialization.h"
 #include "InputFiles.h"
+#include "OutputFormats.h"
+#include "ParallelRunner.h"
+#include "ResultCache.h"
 #include "WarpCompilationDatabase.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -23,12 +27,19 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
+#include <chrono>
+#include <map>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
 
 using namespace llvm;
 using namespace clang::tidy;
@@ -39,6 +50,9 @@ static int LLVM_ATTRIBUTE_UNUSED WarpTidyModuleAnchorDestination =
 
 #ifndef WARP_TIDY_VERSION
 #define WARP_TIDY_VERSION "unknown"
+#endif
+#ifndef WARP_TIDY_DOCS_URL
+#define WARP_TIDY_DOCS_URL ""
 #endif
 #ifndef WARP_TIDY_CLANG_RESOURCE_DIR
 #define WARP_TIDY_CLANG_RESOURCE_DIR ""
@@ -113,6 +127,53 @@ cl::opt<std::string> ExportCompileCommands(
     cl::desc("Write the translated compile commands (what warp-tidy runs) as "
              "<dir>/compile_commands.json for clangd/warp-clangd, then exit."),
     cl::value_desc("dir"), cl::cat(Category));
+
+// Whole-project runs, output formats and the result cache.
+cl::opt<std::string> Format(
+    "format",
+    cl::desc("Output: text (default; clang-style, for terminals, editors and "
+             "problem matchers), json, or sarif (SARIF 2.1.0, GitHub code "
+             "scanning)."),
+    cl::init("text"), cl::cat(Category));
+cl::opt<std::string> OutputFile(
+    "output", cl::desc("Write the json/sarif report to this file (default: stdout)."),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j",
+                       cl::desc("Analyse this many files in parallel (default: "
+                                "the number of cores)."),
+                       cl::value_desc("N"), cl::Prefix, cl::init(0), cl::cat(Category));
+cl::opt<std::string> Shard(
+    "shard",
+    cl::desc("i/N: analyse only the i-th of N shards (1 <= i <= N) of the sorted "
+             "file list, for CI matrices."),
+    cl::value_desc("i/N"), cl::cat(Category));
+cl::opt<bool> NoCache("no-cache", cl::desc("Neither read nor write the result cache."),
+                      cl::cat(Category));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Result cache directory (default: $XDG_CACHE_HOME/warp-tidy or "
+             "~/.cache/warp-tidy)."),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> CacheSize(
+    "cache-size",
+    cl::desc("Size bound of the cache directory, e.g. 512M or 2G (default 512M); "
+             "the least recently used entries are evicted."),
+    cl::init("512M"), cl::cat(Category));
+cl::opt<std::string> SarifHelpBase(
+    "sarif-help-base",
+    cl::desc("Base URL of the check pages for SARIF helpUri (<base><check without "
+             "warp->.md)."),
+    cl::init(WARP_TIDY_DOCS_URL), cl::cat(Category));
+cl::opt<std::string> SourceRoot(
+    "source-root",
+    cl::desc("Directory that SARIF URIs are relative to (default: the current "
+             "directory)."),
+    cl::value_desc("dir"), cl::cat(Category));
+
+// Internal: a worker analyses one file for a parent warp-tidy and writes its
+// diagnostics and the files it read as JSON.
+cl::opt<std::string> WorkerFile("worker", cl::Hidden, cl::cat(Category));
+cl::opt<std::string> WorkerOutput("worker-output", cl::Hidden, cl::cat(Category));
 
 void error(const Twine &Message) {
   WithColor::error(errs(), "warp-tidy") << Message << "\n";
@@ -191,13 +252,32 @@ std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(bool &Failed) 
   return DB;
 }
 
+std::string absoluteIn(StringRef File, StringRef Directory) {
+  SmallString<256> P(File);
+  if (!sys::path::is_absolute(P) && !Directory.empty()) {
+    SmallString<256> Base(Directory);
+    sys::path::append(Base, P);
+    P = Base;
+  }
+  sys::fs::make_absolute(P);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/false);
+  if (llvm::is_contained(llvm::make_range(sys::path::begin(P), sys::path::end(P)),
+                         StringRef(".."))) {
+    SmallString<256> Real;
+    if (!sys::fs::real_path(P, Real))
+      return Real.str().str();
+  }
+  return P.str().str();
+}
+
 // The same header diagnostic reached through several translation units is
-// one finding.
+// one finding; the first occurrence (in file order) is kept.
 std::vector<ClangTidyError> dedupe(std::vector<ClangTidyError> Errors) {
   std::vector<ClangTidyError> Unique;
   StringSet<> Seen;
   for (ClangTidyError &E : Errors) {
-    std::string Key = E.DiagnosticName + "\x1f" + E.Message.FilePath + "\x1f" +
+    std::string Key = E.DiagnosticName + "\x1f" +
+                      absoluteIn(E.Message.FilePath, E.BuildDirectory) + "\x1f" +
                       std::to_string(E.Message.FileOffset) + "\x1f" + E.Message.Message;
     if (Seen.insert(Key).second)
       Unique.push_back(std::move(E));
@@ -208,6 +288,195 @@ std::vector<ClangTidyError> dedupe(std::vector<ClangTidyError> Errors) {
 bool isCompilerError(const ClangTidyError &E) {
   return E.DiagLevel == ClangTidyError::Error &&
          StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+}
+
+bool isWarpFinding(const ClangTidyError &E) {
+  return !StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+}
+
+//===-- Worker: one file, in a child process -------------------------------===//
+
+// Records every file the analysis reads (the main file and each header, the
+// toolkit's included), with the size and time it had when it was opened: the
+// dependency list of a cache entry.
+class TrackingFileSystem : public vfs::ProxyFileSystem {
+public:
+  struct Opened {
+    uint64_t Size;
+    int64_t MTimeNs;
+  };
+  using ProxyFileSystem::ProxyFileSystem;
+
+  ErrorOr<std::unique_ptr<vfs::File>> openFileForRead(const Twine &Path) override {
+    auto File = ProxyFileSystem::openFileForRead(Path);
+    if (File) {
+      SmallString<256> Abs;
+      Path.toVector(Abs);
+      if (!sys::path::is_absolute(Abs))
+        if (auto CWD = getCurrentWorkingDirectory()) {
+          SmallString<256> Joined(*CWD);
+          sys::path::append(Joined, Abs);
+          Abs = Joined;
+        }
+      // Only "./" goes: "dir/../" is not lexical when dir is a symlink.
+      sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
+      if (auto Status = (*File)->status())
+        Files.try_emplace(Abs.str(),
+                          Opened{Status->getSize(),
+                                 std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     Status->getLastModificationTime().time_since_epoch())
+                                     .count()});
+    }
+    return File;
+  }
+
+  StringMap<Opened> Files;
+};
+
+int runWorker(ClangTidyContext &Context,
+              const warp_tidy::WarpCompilationDatabase &Database) {
+  // Test hook: lets the lit suite check how a crashing analysis is reported.
+  if (auto Crash = sys::Process::GetEnv("WARP_TIDY_TEST_CRASH_IN_WORKER"))
+    if (!Crash->empty() && StringRef(WorkerFile).contains(*Crash))
+      std::abort();
+
+  auto Tracker = makeIntrusiveRefCnt<TrackingFileSystem>(vfs::getRealFileSystem());
+  auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Tracker);
+  std::vector<std::string> Files = {WorkerFile};
+  std::vector<ClangTidyError> Errors =
+      runClangTidy(Context, Database, Files, BaseFS, FixNotes,
+                   /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
+
+  // Cacheable only when the result depends on nothing but the files read:
+  // a unit that does not compile may be fixed by a header appearing, and a
+  // file changed while it was analysed has no single content to record.
+  bool Cacheable = !llvm::any_of(Errors, isCompilerError);
+  std::vector<warp_tidy::FileStamp> Deps;
+  std::vector<std::string> Paths;
+  for (const auto &Entry : Tracker->Files)
+    Paths.push_back(Entry.getKey().str());
+  llvm::sort(Paths);
+  for (const std::string &P : Paths) {
+    const TrackingFileSystem::Opened &O = Tracker->Files.find(P)->second;
+    std::optional<warp_tidy::FileStamp> S = warp_tidy::stampFile(P);
+    if (!S || S->Size != O.Size || S->MTimeNs != O.MTimeNs) {
+      if (sys::Process::GetEnv("WARP_TIDY_DEBUG_CACHE"))
+        errs() << "warp-tidy: debug: not cacheable: " << P << " changed while read ("
+               << O.Size << "/" << O.MTimeNs << " -> "
+               << (S ? std::to_string(S->Size) + "/" + std::to_string(S->MTimeNs) : "gone")
+               << ")\n";
+      Cacheable = false;
+      continue;
+    }
+    Deps.push_back(std::move(*S));
+  }
+  if (Deps.empty())
+    Cacheable = false;
+
+  json::Object Out{{"diagnostics", warp_tidy::diagnosticsToJson(Errors)},
+                   {"deps", warp_tidy::stampsToJson(Deps)},
+                   {"cacheable", Cacheable}};
+  std::error_code EC;
+  raw_fd_ostream OS(WorkerOutput, EC, sys::fs::OF_None);
+  if (EC) {
+    error("cannot write '" + WorkerOutput + "': " + EC.message());
+    return ExitToolError;
+  }
+  OS << json::Value(std::move(Out));
+  OS.close();
+  return OS.has_error() ? ExitToolError : ExitClean;
+}
+
+//===-- Parent: many files -------------------------------------------------===//
+
+// A database entry is a CUDA unit when its file is .cu/.cuh or its command
+// compiles it as CUDA (nvcc/clang `-x cu`, `-x cuda`).
+bool isCudaUnit(const clang::tooling::CompilationDatabase &DB, StringRef File) {
+  if (warp_tidy::isCudaSourceName(File))
+    return true;
+  for (const clang::tooling::CompileCommand &C : DB.getCompileCommands(File)) {
+    const std::vector<std::string> &A = C.CommandLine;
+    for (size_t I = 0; I < A.size(); ++I) {
+      StringRef Arg = A[I];
+      StringRef Lang;
+      if ((Arg == "-x" || Arg == "--x") && I + 1 < A.size())
+        Lang = A[I + 1];
+      else if (Arg.starts_with("-x") && !Arg.starts_with("-xc++"))
+        Lang = Arg.drop_front(2).ltrim('=');
+      else if (Arg.starts_with("--x="))
+        Lang = Arg.drop_front(4);
+      if (Lang == "cu" || Lang == "cuda")
+        return true;
+    }
+  }
+  return false;
+}
+
+// Identifies this build of the tool for cache keys: a rebuilt binary (new
+// checks, fixed bugs) must not reuse results of the old one, while the same
+// binary rebuilt bit for bit (a CI runner restoring its cache) may.
+std::string executableIdentity(const char *Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&executableIdentity);
+  if (std::optional<warp_tidy::FileStamp> S = warp_tidy::stampFile(Exe))
+    return S->Hash;
+  return Exe;
+}
+
+struct FileState {
+  std::string Path;
+  std::vector<clang::tooling::CompileCommand> Commands;
+  std::string Key;                   ///< Cache key (empty: not cacheable).
+  std::vector<ClangTidyError> Errors; ///< Its diagnostics.
+  warp_tidy::FileReport Report;
+  std::string WorkerStderr;
+  bool Failed = false; ///< Tool error for this file (not its findings).
+};
+
+// Progress on stderr: a bar redrawn in place on a terminal, one line per
+// finished file otherwise (CI logs).
+class Progress {
+public:
+  Progress(size_t Total, bool Enabled)
+      : Total(Total), Enabled(Enabled),
+        Terminal(sys::Process::StandardErrIsDisplayed()) {}
+
+  void done(StringRef File, StringRef What, double Seconds) {
+    ++Done;
+    if (!Enabled)
+      return;
+    if (Terminal) {
+      constexpr unsigned Width = 30;
+      unsigned Filled = static_cast<unsigned>(Width * Done / Total);
+      errs() << "\r\x1b[K[" << std::string(Filled, '=')
+             << std::string(Width - Filled, ' ') << "] " << Done << "/" << Total << " "
+             << sys::path::filename(File);
+      if (What != "analysed")
+        errs() << " (" << What << ")";
+      return;
+    }
+    errs() << "warp-tidy: [" << Done << "/" << Total << "] " << What << " " << File
+           << formatv(" ({0:f1}s)", Seconds) << "\n";
+  }
+
+  void finish() {
+    if (Enabled && Terminal && Done)
+      errs() << "\r\x1b[K";
+  }
+
+private:
+  size_t Total, Done = 0;
+  bool Enabled, Terminal;
+};
+
+bool parseShard(StringRef Text, unsigned &Index, unsigned &Count) {
+  auto [I, N] = Text.split('/');
+  return !I.trim().getAsInteger(10, Index) && !N.trim().getAsInteger(10, Count) &&
+         Count >= 1 && Index >= 1 && Index <= Count;
+}
+
+std::string readFileOrEmpty(StringRef Path) {
+  auto Buffer = MemoryBuffer::getFile(Path);
+  return Buffer ? (*Buffer)->getBuffer().str() : std::string();
 }
 
 // Editors run clangd on the project's compile_commands.json, which for CMake
@@ -299,10 +568,30 @@ int main(int argc, const char **argv) {
     return ExitClean;
   }
 
-  if (Inputs.empty() && BuildPath.empty()) {
+  bool Worker = !WorkerFile.empty();
+  if (!Worker && Inputs.empty() && BuildPath.empty()) {
     error("no input files; give files or directories, or -p <build-dir> (see --help)");
     return ExitToolError;
   }
+  if (Format != "text" && Format != "json" && Format != "sarif") {
+    error("unknown --format '" + Format + "': use text, json or sarif");
+    return ExitToolError;
+  }
+  if (!OutputFile.empty() && Format == "text") {
+    error("--output needs --format=json or --format=sarif");
+    return ExitToolError;
+  }
+  unsigned ShardIndex = 1, ShardCount = 1;
+  if (!Shard.empty() && !parseShard(Shard, ShardIndex, ShardCount)) {
+    error("invalid --shard '" + Shard + "': expected i/N with 1 <= i <= N");
+    return ExitToolError;
+  }
+  std::optional<uint64_t> CacheBytes = warp_tidy::parseCacheSize(CacheSize);
+  if (!CacheBytes) {
+    error("invalid --cache-size '" + CacheSize + "': expected e.g. 512M or 2G");
+    return ExitToolError;
+  }
+  auto StartTime = std::chrono::steady_clock::now();
 
   std::string Why;
   std::optional<warp_tidy::CudaInstallation> Cuda =
@@ -312,28 +601,20 @@ int main(int argc, const char **argv) {
     return ExitToolError;
   }
 
-  warp_tidy::ExpandedInputs Expanded = warp_tidy::expandInputs(Inputs);
-  for (const std::string &Message : Expanded.Errors)
-    error(Message);
-  if (!Expanded.Errors.empty())
-    return ExitToolError;
+  warp_tidy::ExpandedInputs Expanded;
+  if (!Worker) {
+    Expanded = warp_tidy::expandInputs(Inputs);
+    for (const std::string &Message : Expanded.Errors)
+      error(Message);
+    if (!Expanded.Errors.empty())
+      return ExitToolError;
+  }
 
   bool DatabaseFailed = false;
   auto Inner = loadDatabase(DatabaseFailed);
   if (DatabaseFailed)
     return ExitToolError;
-
-  std::vector<std::string> Files = Expanded.Files;
-  if (Files.empty() && Inner) {
-    // -p alone: every CUDA unit in the database.
-    for (const std::string &F : Inner->getAllFiles())
-      if (warp_tidy::isCudaSourceName(F))
-        Files.push_back(F);
-    if (Files.empty()) {
-      error("the compilation database in '" + BuildPath + "' has no CUDA sources");
-      return ExitToolError;
-    }
-  }
+  const clang::tooling::CompilationDatabase *RawDatabase = Inner.get();
 
   warp_tidy::CommandSettings Settings;
   Settings.Cuda = *Cuda;
@@ -345,27 +626,237 @@ int main(int argc, const char **argv) {
   Settings.ExtraArgsBefore.assign(ExtraArgBefore.begin(), ExtraArgBefore.end());
   warp_tidy::WarpCompilationDatabase Database(std::move(Inner), std::move(Settings));
 
+  if (Worker) {
+    InitializeAllTargetInfos();
+    InitializeAllTargetMCs();
+    InitializeAllAsmParsers();
+    ClangTidyContext Context(std::move(OptionsProvider), false, false, false);
+    return runWorker(Context, Database);
+  }
+
+  std::vector<std::string> Files = Expanded.Files;
+  std::vector<std::string> Notes;
+  if (Files.empty() && RawDatabase) {
+    // -p alone: every CUDA unit in the database, sorted; the others are
+    // skipped with a note (name them explicitly to analyse them).
+    std::vector<std::string> All = Database.getAllFiles();
+    llvm::sort(All);
+    std::vector<std::string> Skipped;
+    for (std::string &F : All) {
+      if (isCudaUnit(*RawDatabase, F))
+        Files.push_back(std::move(F));
+      else
+        Skipped.push_back(std::move(F));
+    }
+    if (!Skipped.empty()) {
+      std::string List;
+      for (size_t I = 0; I < Skipped.size() && I < 3; ++I)
+        List += (I ? ", " : "") + Skipped[I];
+      if (Skipped.size() > 3)
+        List += ", ...";
+      Notes.push_back("skipped " + std::to_string(Skipped.size()) +
+                      " non-CUDA unit(s) of the compilation database (" + List +
+                      "); name them explicitly to analyse them");
+    }
+    if (Files.empty()) {
+      error("the compilation database in '" + BuildPath + "' has no CUDA sources");
+      return ExitToolError;
+    }
+  }
+
   if (!ExportCompileCommands.empty())
     return writeCompileCommands(Database, Files, ExportCompileCommands);
 
-  if (PrintCommands)
-    for (const std::string &F : Files)
-      for (const auto &C : Database.getCompileCommands(F)) {
-        errs() << "warp-tidy: command for " << F << ":";
-        for (const std::string &A : C.CommandLine)
-          errs() << " " << A;
-        errs() << "\n";
-      }
+  if (ShardCount > 1) {
+    // Stable: the k-th file of the sorted list goes to shard k mod N, so every
+    // shard of a CI matrix sees a disjoint part of the same list.
+    std::vector<std::string> Mine;
+    for (size_t I = 0; I < Files.size(); ++I)
+      if (I % ShardCount == ShardIndex - 1)
+        Mine.push_back(Files[I]);
+    Files = std::move(Mine);
+    if (Files.empty()) {
+      if (!Quiet)
+        errs() << "warp-tidy: shard " << Shard << " has no files\n";
+      return ExitClean;
+    }
+  }
+  bool SingleFile = Files.size() == 1;
 
   InitializeAllTargetInfos();
   InitializeAllTargetMCs();
   InitializeAllAsmParsers();
-
-  auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
   ClangTidyContext Context(std::move(OptionsProvider), false, false, false);
-  std::vector<ClangTidyError> Errors =
-      dedupe(runClangTidy(Context, Database, Files, BaseFS, FixNotes,
-                          /*EnableCheckProfile=*/false, "", /*Quiet=*/true));
+
+  std::vector<FileState> States(Files.size());
+  for (size_t I = 0; I < Files.size(); ++I) {
+    FileState &S = States[I];
+    S.Path = Files[I];
+    S.Report.Path = Files[I];
+    S.Report.Status = "analysed";
+    S.Commands = Database.getCompileCommands(S.Path);
+    if (PrintCommands)
+      for (const auto &C : S.Commands) {
+        errs() << "warp-tidy: command for " << S.Path << ":";
+        for (const std::string &A : C.CommandLine)
+          errs() << " " << A;
+        errs() << "\n";
+      }
+    if (S.Commands.size() > 1)
+      Notes.push_back("'" + S.Path + "' has " + std::to_string(S.Commands.size()) +
+                      " different entries in the compilation database; each is "
+                      "analysed and the findings merged");
+  }
+
+  // Files named in the database but absent on disk: reported per file.
+  for (FileState &S : States) {
+    if (sys::fs::exists(S.Path))
+      continue;
+    S.Failed = true;
+    S.Report.Status = "failed";
+    S.Report.Messages.push_back("cannot read '" + S.Path +
+                                "' (listed in the compilation database): no such file");
+  }
+
+  // The result cache.
+  std::optional<warp_tidy::ResultCache> Cache;
+  if (!NoCache) {
+    std::string Dir = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
+    if (!Dir.empty()) {
+      Cache.emplace(Dir, *CacheBytes);
+      std::string CacheWhy;
+      if (!Cache->open(CacheWhy)) {
+        warning(CacheWhy + "; running without the cache");
+        Cache.reset();
+      }
+    }
+  }
+  unsigned CacheHits = 0, CacheMisses = 0;
+  if (Cache) {
+    std::string Identity = executableIdentity(argv[0]);
+    for (FileState &S : States) {
+      if (S.Failed)
+        continue;
+      std::vector<std::string> Parts = {"warp-tidy-result/1", WARP_TIDY_VERSION,
+                                        LLVM_VERSION_STRING, Identity,
+                                        configurationAsText(Context.getOptionsForFile(S.Path)),
+                                        FixNotes ? "fix-notes" : "", S.Path};
+      for (const auto &C : S.Commands) {
+        Parts.push_back(C.Directory);
+        Parts.push_back(C.Filename);
+        for (const std::string &A : C.CommandLine)
+          Parts.push_back(A);
+        Parts.push_back("\x1e");
+      }
+      S.Key = warp_tidy::hashParts(Parts);
+      if (auto Hit = Cache->lookup(S.Key)) {
+        S.Errors = std::move(*Hit);
+        S.Report.Status = "cached";
+        ++CacheHits;
+      } else {
+        ++CacheMisses;
+      }
+    }
+  }
+
+  // Everything else is analysed by worker processes.
+  std::vector<size_t> ToAnalyse;
+  for (size_t I = 0; I < States.size(); ++I)
+    if (!States[I].Failed && States[I].Report.Status != "cached")
+      ToAnalyse.push_back(I);
+  bool ToolErrors = llvm::any_of(States, [](const FileState &S) { return S.Failed; });
+  if (!ToAnalyse.empty()) {
+    SmallString<128> TempDir;
+    if (std::error_code EC = sys::fs::createUniqueDirectory("warp-tidy", TempDir)) {
+      error("cannot create a temporary directory: " + EC.message());
+      return ExitToolError;
+    }
+    std::string Exe = sys::fs::getMainExecutable(argv[0], (void *)&executableIdentity);
+    std::vector<warp_tidy::WorkerJob> WorkerJobs;
+    std::vector<std::string> OutputPaths;
+    for (size_t N = 0; N < ToAnalyse.size(); ++N) {
+      warp_tidy::WorkerJob Job;
+      Job.Args.push_back(Exe);
+      for (size_t A = 1; A < ToolArgv.size(); ++A)
+        Job.Args.push_back(ToolArgv[A]);
+      SmallString<128> Out(TempDir), Err(TempDir);
+      sys::path::append(Out, std::to_string(N) + ".json");
+      sys::path::append(Err, std::to_string(N) + ".stderr");
+      Job.Args.push_back("--worker=" + States[ToAnalyse[N]].Path);
+      Job.Args.push_back("--worker-output=" + Out.str().str());
+      OutputPaths.push_back(Out.str().str());
+      if (HasDoubleDash) {
+        Job.Args.push_back("--");
+        llvm::append_range(Job.Args, CompilerArgs);
+      }
+      Job.StdoutPath = "/dev/null";
+      Job.StderrPath = Err.str().str();
+      WorkerJobs.push_back(std::move(Job));
+    }
+    unsigned Parallel = Jobs ? Jobs.getValue() : std::thread::hardware_concurrency();
+    Progress Bar(ToAnalyse.size(), !Quiet && !SingleFile);
+    warp_tidy::runWorkers(
+        WorkerJobs, std::max(1u, Parallel),
+        [&](size_t N, const warp_tidy::WorkerOutcome &O) {
+          FileState &S = States[ToAnalyse[N]];
+          const std::string &OutPath = OutputPaths[N];
+          S.WorkerStderr = readFileOrEmpty(WorkerJobs[N].StderrPath);
+          auto Fail = [&](const std::string &Status, const std::string &Message) {
+            S.Failed = true;
+            S.Report.Status = Status;
+            S.Report.Messages.push_back(Message);
+          };
+          if (!O.Started) {
+            Fail("failed", "cannot start the analysis of '" + S.Path + "': " + O.StartError);
+          } else if (O.Signal) {
+            Fail("crashed", "analysing '" + S.Path + "' crashed (signal " +
+                                std::to_string(O.Signal) + ")");
+          } else if (!O.StartError.empty()) {
+            Fail("failed", "analysing '" + S.Path + "' failed: " + O.StartError);
+          } else if (O.ExitCode != 0) {
+            Fail("failed", "analysing '" + S.Path + "' failed (exit status " +
+                               std::to_string(O.ExitCode) + ")");
+          } else {
+            std::string Text = readFileOrEmpty(OutPath);
+            Expected<json::Value> Parsed = json::parse(Text);
+            const json::Object *Obj = Parsed ? Parsed->getAsObject() : nullptr;
+            const json::Value *Diags = Obj ? Obj->get("diagnostics") : nullptr;
+            if (!Parsed)
+              consumeError(Parsed.takeError());
+            if (!Diags || !warp_tidy::diagnosticsFromJson(*Diags, S.Errors)) {
+              Fail("failed", "analysing '" + S.Path + "' produced no readable result");
+            } else if (Cache && !S.Key.empty() && Obj->getBoolean("cacheable") == true) {
+              std::vector<warp_tidy::FileStamp> Deps;
+              if (const json::Value *D = Obj->get("deps"))
+                if (warp_tidy::stampsFromJson(*D, Deps) && !Deps.empty())
+                  Cache->store(S.Key, Deps, *Diags->getAsArray());
+            }
+          }
+          Bar.done(S.Path, S.Report.Status, O.Seconds);
+        });
+    Bar.finish();
+    sys::fs::remove_directories(TempDir);
+    if (Cache)
+      Cache->evict();
+  }
+
+  // Per-file messages, in file order, before the diagnostics.
+  if (!Quiet)
+    for (const std::string &N : Notes)
+      WithColor::note(errs(), "warp-tidy") << N << "\n";
+  std::vector<ClangTidyError> Merged;
+  for (FileState &S : States) {
+    if (!S.WorkerStderr.empty())
+      errs() << S.WorkerStderr;
+    for (const std::string &M : S.Report.Messages)
+      error(M);
+    if (S.Failed)
+      ToolErrors = true;
+    for (ClangTidyError &E : S.Errors)
+      Merged.push_back(std::move(E));
+    S.Errors.clear();
+  }
+  std::vector<ClangTidyError> Errors = dedupe(std::move(Merged));
 
   std::vector<std::string> Dropped = Database.droppedFlags();
   if (!Dropped.empty()) {
@@ -376,16 +867,77 @@ int main(int argc, const char **argv) {
   }
 
   size_t CompileErrors = llvm::count_if(Errors, isCompilerError);
-  size_t Findings = Errors.size() -
-                    llvm::count_if(Errors, [](const ClangTidyError &E) {
-                      return StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
-                    });
+  size_t Findings = llvm::count_if(Errors, isWarpFinding);
+  if (!SingleFile)
+    for (FileState &S : States) {
+      size_t N = llvm::count_if(Errors, [&](const ClangTidyError &E) {
+        return isCompilerError(E) && absoluteIn(E.Message.FilePath, E.BuildDirectory) ==
+                                         absoluteIn(S.Path, "");
+      });
+      if (N && !S.Failed) {
+        S.Report.Status = "failed";
+        S.Report.Messages.push_back(S.Path + " does not compile (" + std::to_string(N) +
+                                    " error(s)); it was not fully analysed");
+      }
+    }
 
   FixBehaviour Behaviour = FixNotes ? FB_FixNotes : (Fix || FixErrors) ? FB_Fix : FB_NoFix;
   bool FixesBlocked = CompileErrors && !FixErrors && Behaviour != FB_NoFix;
-  unsigned WarningsAsErrorsCount = 0;
-  handleErrors(Errors, Context, FixesBlocked ? FB_NoFix : Behaviour,
-               WarningsAsErrorsCount, BaseFS);
+  FixBehaviour Effective = FixesBlocked ? FB_NoFix : Behaviour;
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - StartTime).count();
+
+  if (Format == "text") {
+    Context.setCurrentFile(Files.front());
+    unsigned WarningsAsErrorsCount = 0;
+    auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
+    handleErrors(Errors, Context, Effective, WarningsAsErrorsCount, BaseFS);
+  } else {
+    if (Effective != FB_NoFix) {
+      unsigned Total = 0;
+      bool FixFailed = false;
+      unsigned Applied = warp_tidy::applyFixes(Errors, Effective == FB_FixNotes, Total,
+                                               FixFailed);
+      if (FixFailed)
+        ToolErrors = true;
+      if (!Quiet && Total)
+        errs() << "warp-tidy: applied " << Applied << " of " << Total
+               << " suggested fix(es)\n";
+    }
+    warp_tidy::Report R;
+    R.Errors = Errors;
+    std::vector<warp_tidy::FileReport> Reports;
+    for (const FileState &S : States)
+      Reports.push_back(S.Report);
+    R.Files = Reports;
+    R.EnabledChecks = getCheckNames(Context.getOptionsForFile(Files.front()), false, false);
+    R.ToolVersion = WARP_TIDY_VERSION;
+    SmallString<256> Root(SourceRoot);
+    if (Root.empty())
+      sys::fs::current_path(Root);
+    R.SourceRoot = absoluteIn(Root, "");
+    R.HelpBase = SarifHelpBase;
+    if (!R.HelpBase.empty() && !StringRef(R.HelpBase).ends_with("/"))
+      R.HelpBase += "/";
+    R.Seconds = Seconds;
+    R.CacheHits = CacheHits;
+    R.CacheMisses = CacheMisses;
+    R.ToolErrors = ToolErrors || CompileErrors;
+    auto Write = [&](raw_ostream &OS) {
+      if (Format == "json")
+        warp_tidy::writeJsonReport(R, OS);
+      else
+        warp_tidy::writeSarifReport(R, OS);
+      return Error::success();
+    };
+    if (OutputFile.empty()) {
+      cantFail(Write(outs()));
+      outs().flush();
+    } else if (Error E = writeToOutput(OutputFile, Write)) {
+      error("cannot write '" + OutputFile + "': " + toString(std::move(E)));
+      return ExitToolError;
+    }
+  }
 
   if (!ExportFixes.empty()) {
     std::error_code EC;
@@ -394,21 +946,53 @@ int main(int argc, const char **argv) {
       error("cannot write --export-fixes file '" + ExportFixes + "': " + EC.message());
       return ExitToolError;
     }
-    exportReplacements(Files.empty() ? "" : Files.front(), Errors, OS);
+    exportReplacements(Files.front(), Errors, OS);
   }
 
   if (FixesBlocked)
     warning("fix-its were NOT applied because of the compile errors above "
             "(use --fix-errors to apply them anyway)");
 
-  if (CompileErrors) {
+  if (!SingleFile)
+    for (const FileState &S : States)
+      if (!S.Failed && S.Report.Status == "failed")
+        error(S.Report.Messages.back());
+  if (CompileErrors)
     error(Twine(CompileErrors) + " compile error(s): the code above does not "
           "compile with clang for CUDA, so it was not fully analysed (check "
           "the include paths and flags; -p <build-dir> uses the project's own)");
-    return ExitToolError;
+
+  if (SingleFile) {
+    // Unchanged one-file output.
+    if (CompileErrors || ToolErrors)
+      return ExitToolError;
+    if (!Quiet && Findings)
+      errs() << Findings << " warp diagnostic(s) in " << Files.size() << " file(s)\n";
+  } else if (!Quiet) {
+    std::map<std::string, unsigned> ByCheck;
+    for (const ClangTidyError &E : Errors)
+      if (isWarpFinding(E))
+        ++ByCheck[E.DiagnosticName];
+    std::string PerCheck;
+    for (const auto &[Name, Count] : ByCheck)
+      PerCheck += (PerCheck.empty() ? "" : ", ") + Name + ": " + std::to_string(Count);
+    size_t FailedFiles = llvm::count_if(
+        States, [](const FileState &S) { return S.Report.Status == "failed" ||
+                                                S.Report.Status == "crashed"; });
+    errs() << Findings << " warp diagnostic(s) in " << Files.size() << " file(s)";
+    if (!PerCheck.empty())
+      errs() << " (" << PerCheck << ")";
+    errs() << formatv("; {0:f1}s", Seconds);
+    if (Cache)
+      errs() << "; cache: " << CacheHits << " hit(s), " << CacheMisses << " miss(es)";
+    else
+      errs() << "; cache: off";
+    if (FailedFiles)
+      errs() << "; " << FailedFiles << " file(s) failed";
+    errs() << "\n";
   }
-  if (!Quiet && Findings)
-    errs() << Findings << " warp diagnostic(s) in " << Files.size() << " file(s)\n";
+  if (CompileErrors || ToolErrors)
+    return ExitToolError;
   if (Findings && !ExitZero)
     return ExitFindings;
   return ExitClean;

@@ -1,0 +1,539 @@
+//===--- OutputFormats.cpp - JSON and SARIF reports -----------------------===//
+
+#include "OutputFormats.h"
+#include "ResultCache.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include <map>
+
+using namespace llvm;
+using clang::tidy::ClangTidyError;
+using clang::tooling::DiagnosticMessage;
+
+namespace warp_tidy {
+
+//===-- Check documentation embedded at build time ------------------------===//
+
+namespace {
+struct EmbeddedDoc {
+  const char *Stem; ///< docs/checks/<Stem>.md
+  const char *Markdown;
+};
+const EmbeddedDoc EmbeddedDocs[] = {
+#include "CheckDocs.inc"
+    {nullptr, nullptr}};
+
+// The paragraph starting at line \p I (skipping blank lines), joined with
+// spaces; stops at a blank line, a heading or a code fence.
+std::string paragraphAt(ArrayRef<StringRef> Lines, size_t I) {
+  while (I < Lines.size() && Lines[I].trim().empty())
+    ++I;
+  std::string Text;
+  for (; I < Lines.size(); ++I) {
+    StringRef L = Lines[I].trim();
+    if (L.empty() || L.starts_with("#") || L.starts_with("```"))
+      break;
+    if (!Text.empty())
+      Text += ' ';
+    Text += L.str();
+  }
+  return Text;
+}
+} // namespace
+
+bool checkDescription(StringRef Check, std::string &Short, std::string &Full) {
+  if (!Check.starts_with("warp-"))
+    return false;
+  StringRef Stem = Check.drop_front(5);
+  for (const EmbeddedDoc *D = EmbeddedDocs; D->Stem; ++D) {
+    if (Stem != D->Stem)
+      continue;
+    SmallVector<StringRef, 64> Lines;
+    StringRef(D->Markdown).split(Lines, '\n');
+    size_t Title = 0;
+    while (Title < Lines.size() && !Lines[Title].starts_with("# "))
+      ++Title;
+    Short = paragraphAt(Lines, Title + 1);
+    Full = Short;
+    for (size_t I = 0; I < Lines.size(); ++I)
+      if (Lines[I].trim().equals_insensitive("## What it reports")) {
+        std::string Reports = paragraphAt(Lines, I + 1);
+        if (!Reports.empty())
+          Full += (Full.empty() ? "" : " ") + Reports;
+        break;
+      }
+    return !Short.empty();
+  }
+  return false;
+}
+
+//===-- Source positions ---------------------------------------------------===//
+
+namespace {
+std::string absolutePath(StringRef File, StringRef BuildDirectory) {
+  if (File.empty())
+    return "";
+  SmallString<256> P(File);
+  if (!sys::path::is_absolute(P) && !BuildDirectory.empty()) {
+    SmallString<256> Base(BuildDirectory);
+    sys::path::append(Base, P);
+    P = Base;
+  }
+  sys::fs::make_absolute(P);
+  // "dir/../" is only lexical when dir is no symlink: let the file system
+  // resolve such paths (they come from -I../include and the like).
+  sys::path::remove_dots(P, /*remove_dot_dot=*/false);
+  if (llvm::is_contained(llvm::make_range(sys::path::begin(P), sys::path::end(P)),
+                         StringRef(".."))) {
+    SmallString<256> Real;
+    if (!sys::fs::real_path(P, Real))
+      return Real.str().str();
+  }
+  return P.str().str();
+}
+
+struct Position {
+  unsigned Line = 1, Column = 1;     ///< Column in bytes (clang's).
+  unsigned CodePointColumn = 1;      ///< Column in Unicode code points.
+  std::string LineText;
+};
+
+class SourceFiles {
+public:
+  Position position(StringRef File, unsigned Offset) {
+    Entry &E = get(File);
+    Position P;
+    if (E.LineStarts.empty())
+      return P;
+    Offset = std::min<unsigned>(Offset, E.Text.size());
+    auto It = std::upper_bound(E.LineStarts.begin(), E.LineStarts.end(), Offset);
+    unsigned LineIndex = static_cast<unsigned>(It - E.LineStarts.begin()) - 1;
+    unsigned Start = E.LineStarts[LineIndex];
+    P.Line = LineIndex + 1;
+    P.Column = Offset - Start + 1;
+    StringRef Prefix = StringRef(E.Text).slice(Start, Offset);
+    P.CodePointColumn = 1 + llvm::count_if(Prefix, [](char C) {
+                          return (static_cast<unsigned char>(C) & 0xC0) != 0x80;
+                        });
+    size_t End = E.Text.find('\n', Start);
+    P.LineText = StringRef(E.Text).slice(Start, End).rtrim("\r").str();
+    return P;
+  }
+
+private:
+  struct Entry {
+    std::string Text;
+    std::vector<unsigned> LineStarts;
+  };
+  Entry &get(StringRef File) {
+    auto [It, Inserted] = Files.try_emplace(File);
+    if (Inserted) {
+      if (auto Buffer = MemoryBuffer::getFile(File)) {
+        It->second.Text = (*Buffer)->getBuffer().str();
+        It->second.LineStarts.push_back(0);
+        for (size_t I = 0; I < It->second.Text.size(); ++I)
+          if (It->second.Text[I] == '\n')
+            It->second.LineStarts.push_back(static_cast<unsigned>(I + 1));
+      }
+    }
+    return It->second;
+  }
+  StringMap<Entry> Files;
+};
+
+StringRef levelName(const ClangTidyError &E) {
+  switch (E.DiagLevel) {
+  case ClangTidyError::Error:
+    return "error";
+  case ClangTidyError::Remark:
+    return "note";
+  case ClangTidyError::Warning:
+    break;
+  }
+  return "warning";
+}
+
+bool isCompilerError(const ClangTidyError &E) {
+  return E.DiagLevel == ClangTidyError::Error &&
+         StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+}
+
+bool isWarpFinding(const ClangTidyError &E) {
+  return !StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+}
+} // namespace
+
+//===-- JSON ---------------------------------------------------------------===//
+
+void writeJsonReport(const Report &R, raw_ostream &OS) {
+  SourceFiles Sources;
+  auto Located = [&](const DiagnosticMessage &M, StringRef BuildDir, json::Object &O) {
+    if (M.FilePath.empty())
+      return;
+    std::string File = absolutePath(M.FilePath, BuildDir);
+    Position P = Sources.position(File, M.FileOffset);
+    O["file"] = File;
+    O["line"] = P.Line;
+    O["column"] = P.Column;
+    O["offset"] = M.FileOffset;
+  };
+  auto FixesOf = [&](const DiagnosticMessage &M, StringRef BuildDir) {
+    json::Array Fixes;
+    for (const auto &Entry : M.Fix)
+      for (const clang::tooling::Replacement &Rep : Entry.second) {
+        std::string File = absolutePath(Rep.getFilePath(), BuildDir);
+        Position P = Sources.position(File, Rep.getOffset());
+        Fixes.push_back(json::Object{{"file", File},
+                                     {"offset", Rep.getOffset()},
+                                     {"length", Rep.getLength()},
+                                     {"line", P.Line},
+                                     {"column", P.Column},
+                                     {"replacement", Rep.getReplacementText()}});
+      }
+    return Fixes;
+  };
+
+  json::Array Diagnostics;
+  std::map<std::string, unsigned> ByCheck;
+  unsigned Findings = 0;
+  for (const ClangTidyError &E : R.Errors) {
+    json::Object D{{"check", E.DiagnosticName},
+                   {"level", levelName(E)},
+                   {"message", E.Message.Message}};
+    Located(E.Message, E.BuildDirectory, D);
+    json::Array Notes;
+    for (const DiagnosticMessage &N : E.Notes) {
+      json::Object NO{{"message", N.Message}};
+      Located(N, E.BuildDirectory, NO);
+      json::Array NoteFixes = FixesOf(N, E.BuildDirectory);
+      if (!NoteFixes.empty())
+        NO["fixes"] = std::move(NoteFixes);
+      Notes.push_back(std::move(NO));
+    }
+    D["notes"] = std::move(Notes);
+    D["fixes"] = FixesOf(E.Message, E.BuildDirectory);
+    Diagnostics.push_back(std::move(D));
+    if (isWarpFinding(E)) {
+      ++Findings;
+      ++ByCheck[E.DiagnosticName];
+    }
+  }
+
+  json::Array Files;
+  for (const FileReport &F : R.Files) {
+    json::Array Messages;
+    for (const std::string &M : F.Messages)
+      Messages.push_back(M);
+    Files.push_back(json::Object{
+        {"path", F.Path}, {"status", F.Status}, {"messages", std::move(Messages)}});
+  }
+  json::Object ByCheckJson;
+  for (const auto &[Name, Count] : ByCheck)
+    ByCheckJson[Name] = Count;
+
+  json::Object Doc{
+      {"version", 1},
+      {"tool", json::Object{{"name", "warp-tidy"}, {"version", R.ToolVersion}}},
+      {"files", std::move(Files)},
+      {"diagnostics", std::move(Diagnostics)},
+      {"summary", json::Object{{"files", static_cast<int64_t>(R.Files.size())},
+                               {"findings", Findings},
+                               {"by_check", std::move(ByCheckJson)},
+                               {"tool_errors", R.ToolErrors},
+                               {"cache_hits", R.CacheHits},
+                               {"cache_misses", R.CacheMisses},
+                               {"seconds", R.Seconds}}}};
+  OS << formatv("{0:2}", json::Value(std::move(Doc))) << "\n";
+}
+
+//===-- SARIF --------------------------------------------------------------===//
+
+namespace {
+// RFC 3986: keep unreserved characters and '/', percent-encode the rest.
+std::string percentEncode(StringRef Path) {
+  std::string Out;
+  for (unsigned char C : Path) {
+    if (isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' || C == '/')
+      Out += static_cast<char>(C);
+    else
+      Out += formatv("%{0:X2}", static_cast<unsigned>(C)).str();
+  }
+  return Out;
+}
+
+class SarifWriter {
+public:
+  SarifWriter(const Report &R) : R(R) {
+    Root = R.SourceRoot;
+    if (!Root.empty() && !StringRef(Root).ends_with("/"))
+      Root += "/";
+  }
+
+  json::Value write() {
+    // Rules: every enabled check, then any other rule a result names.
+    for (const std::string &C : R.EnabledChecks)
+      ruleIndex(C);
+    json::Array Results;
+    json::Array Notifications;
+    std::map<std::string, unsigned> Occurrences;
+    for (const ClangTidyError &E : R.Errors) {
+      if (isCompilerError(E)) {
+        json::Object N{{"level", "error"},
+                       {"message", json::Object{{"text", E.Message.Message}}},
+                       {"descriptor", json::Object{{"id", E.DiagnosticName}}}};
+        if (!E.Message.FilePath.empty())
+          N["locations"] = json::Array{location(E.Message, E.BuildDirectory)};
+        Notifications.push_back(std::move(N));
+        continue;
+      }
+      Results.push_back(result(E, Occurrences));
+    }
+    for (const FileReport &F : R.Files)
+      for (const std::string &M : F.Messages) {
+        bool Skipped = F.Status == "skipped";
+        Notifications.push_back(json::Object{
+            {"level", Skipped ? "note" : "error"},
+            {"message", json::Object{{"text", M}}},
+            {"locations",
+             json::Array{json::Object{
+                 {"physicalLocation",
+                  json::Object{{"artifactLocation", artifact(F.Path)}}}}}}});
+      }
+
+    json::Array Rules;
+    for (const std::string &Id : RuleIds)
+      Rules.push_back(rule(Id));
+    json::Object Driver{{"name", "warp-tidy"},
+                        {"version", R.ToolVersion},
+                        {"semanticVersion", R.ToolVersion},
+                        {"informationUri", informationUri()},
+                        {"rules", std::move(Rules)}};
+    json::Object Run{
+        {"tool", json::Object{{"driver", std::move(Driver)}}},
+        {"columnKind", "unicodeCodePoints"},
+        {"results", std::move(Results)},
+        {"invocations",
+         json::Array{json::Object{{"executionSuccessful", !R.ToolErrors},
+                                  {"toolExecutionNotifications",
+                                   std::move(Notifications)}}}}};
+    if (!Root.empty())
+      Run["originalUriBaseIds"] = json::Object{
+          {"SRCROOT", json::Object{{"uri", "file://" + percentEncode(Root)}}}};
+    return json::Object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                        {"version", "2.1.0"},
+                        {"runs", json::Array{std::move(Run)}}};
+  }
+
+private:
+  std::string informationUri() const {
+    // The docs/checks/ base, minus that suffix, is the project's page.
+    StringRef Base = R.HelpBase;
+    if (Base.consume_back("docs/checks/"))
+      return Base.str();
+    return R.HelpBase;
+  }
+
+  unsigned ruleIndex(StringRef Id) {
+    auto [It, Inserted] = RuleIndex.try_emplace(Id, RuleIds.size());
+    if (Inserted)
+      RuleIds.push_back(Id.str());
+    return It->second;
+  }
+
+  json::Object rule(StringRef Id) {
+    std::string Short, Full;
+    bool Documented = checkDescription(Id, Short, Full);
+    if (!Documented) {
+      if (Id.starts_with("clang-diagnostic-")) {
+        Short = "Clang compiler diagnostic -W" + Id.drop_front(17).str() + ".";
+      } else {
+        Short = "warp-tidy check " + Id.str() + ".";
+      }
+      Full = Short;
+    }
+    json::Object O{{"id", Id},
+                   {"name", Id},
+                   {"shortDescription", json::Object{{"text", Short}}},
+                   {"fullDescription", json::Object{{"text", Full}}},
+                   {"defaultConfiguration", json::Object{{"level", "warning"}}}};
+    if (Documented && !R.HelpBase.empty()) {
+      O["helpUri"] = R.HelpBase + Id.drop_front(5).str() + ".md";
+      O["help"] = json::Object{
+          {"text", Full + " See " + R.HelpBase + Id.drop_front(5).str() + ".md"}};
+    }
+    return O;
+  }
+
+  json::Object artifact(StringRef AbsPath) {
+    if (!Root.empty() && AbsPath.starts_with(Root))
+      return json::Object{{"uri", percentEncode(AbsPath.drop_front(Root.size()))},
+                          {"uriBaseId", "SRCROOT"}};
+    return json::Object{{"uri", "file://" + percentEncode(AbsPath)}};
+  }
+
+  json::Object region(StringRef File, unsigned Offset) {
+    Position P = Sources.position(File, Offset);
+    return json::Object{{"startLine", P.Line}, {"startColumn", P.CodePointColumn}};
+  }
+
+  json::Object location(const DiagnosticMessage &M, StringRef BuildDir) {
+    std::string File = absolutePath(M.FilePath, BuildDir);
+    return json::Object{
+        {"physicalLocation", json::Object{{"artifactLocation", artifact(File)},
+                                          {"region", region(File, M.FileOffset)}}}};
+  }
+
+  json::Array fixesOf(const DiagnosticMessage &M, StringRef BuildDir,
+                      StringRef Description) {
+    json::Array Changes;
+    for (const auto &Entry : M.Fix) {
+      json::Array Replacements;
+      std::string File;
+      for (const clang::tooling::Replacement &Rep : Entry.second) {
+        File = absolutePath(Rep.getFilePath(), BuildDir);
+        Position Start = Sources.position(File, Rep.getOffset());
+        Position End = Sources.position(File, Rep.getOffset() + Rep.getLength());
+        json::Object Deleted{{"startLine", Start.Line},
+                             {"startColumn", Start.CodePointColumn},
+                             {"endLine", End.Line},
+                             {"endColumn", End.CodePointColumn}};
+        Replacements.push_back(json::Object{
+            {"deletedRegion", std::move(Deleted)},
+            {"insertedContent", json::Object{{"text", Rep.getReplacementText()}}}});
+      }
+      if (!Replacements.empty())
+        Changes.push_back(json::Object{{"artifactLocation", artifact(File)},
+                                       {"replacements", std::move(Replacements)}});
+    }
+    json::Array Fixes;
+    if (!Changes.empty())
+      Fixes.push_back(json::Object{{"description", json::Object{{"text", Description.str()}}},
+                                   {"artifactChanges", std::move(Changes)}});
+    return Fixes;
+  }
+
+  json::Object result(const ClangTidyError &E, std::map<std::string, unsigned> &Seen) {
+    json::Object O{{"ruleId", E.DiagnosticName},
+                   {"ruleIndex", ruleIndex(E.DiagnosticName)},
+                   {"level", levelName(E)},
+                   {"message", json::Object{{"text", E.Message.Message}}}};
+    std::string Relative, LineText;
+    if (!E.Message.FilePath.empty()) {
+      std::string File = absolutePath(E.Message.FilePath, E.BuildDirectory);
+      O["locations"] = json::Array{location(E.Message, E.BuildDirectory)};
+      Relative = StringRef(File).starts_with(Root) ? File.substr(Root.size()) : File;
+      LineText = StringRef(Sources.position(File, E.Message.FileOffset).LineText)
+                     .trim()
+                     .str();
+    }
+    // Stable across edits elsewhere in the file: no line number, only the
+    // rule, the file, the text of the flagged line and the message, plus an
+    // occurrence count for identical lines.
+    std::string Base = E.DiagnosticName + "\x1f" + Relative + "\x1f" + LineText +
+                       "\x1f" + E.Message.Message;
+    unsigned Occurrence = Seen[Base]++;
+    O["partialFingerprints"] = json::Object{
+        {"warpTidyFingerprint/v1",
+         hashParts({Base, std::to_string(Occurrence)}).substr(0, 32)}};
+
+    json::Array Related;
+    json::Array Fixes = fixesOf(E.Message, E.BuildDirectory,
+                                "Apply the fix-it of " + E.DiagnosticName);
+    unsigned Id = 0;
+    for (const DiagnosticMessage &N : E.Notes) {
+      if (!N.FilePath.empty()) {
+        json::Object L = location(N, E.BuildDirectory);
+        L["id"] = Id++;
+        L["message"] = json::Object{{"text", N.Message}};
+        Related.push_back(std::move(L));
+      }
+      for (json::Value &F : fixesOf(N, E.BuildDirectory, N.Message))
+        Fixes.push_back(std::move(F));
+    }
+    if (!Related.empty())
+      O["relatedLocations"] = std::move(Related);
+    if (!Fixes.empty())
+      O["fixes"] = std::move(Fixes);
+    return O;
+  }
+
+  const Report &R;
+  std::string Root;
+  SourceFiles Sources;
+  std::vector<std::string> RuleIds;
+  StringMap<unsigned> RuleIndex;
+};
+} // namespace
+
+void writeSarifReport(const Report &R, raw_ostream &OS) {
+  SarifWriter W(R);
+  OS << formatv("{0:2}", W.write()) << "\n";
+}
+
+//===-- Fixes for the machine-readable formats ----------------------------===//
+
+unsigned applyFixes(ArrayRef<ClangTidyError> Errors, bool AnyFix, unsigned &Total,
+                    bool &Failed) {
+  std::map<std::string, clang::tooling::Replacements> ByFile;
+  unsigned Applied = 0;
+  Total = 0;
+  for (const ClangTidyError &E : Errors) {
+    const StringMap<clang::tooling::Replacements> *Fix = clang::tidy::getFixIt(E, AnyFix);
+    if (!Fix || Fix->empty())
+      continue;
+    ++Total;
+    // All replacements of one fix-it or none of them.
+    std::map<std::string, clang::tooling::Replacements> Trial = ByFile;
+    bool Conflict = false;
+    for (const auto &Entry : *Fix)
+      for (const clang::tooling::Replacement &Rep : Entry.second) {
+        std::string File = absolutePath(Rep.getFilePath(), E.BuildDirectory);
+        clang::tooling::Replacement Abs(File, Rep.getOffset(), Rep.getLength(),
+                                        Rep.getReplacementText());
+        if (Error Err = Trial[File].add(Abs)) {
+          consumeError(std::move(Err));
+          Conflict = true;
+        }
+      }
+    if (Conflict)
+      continue;
+    ByFile = std::move(Trial);
+    ++Applied;
+  }
+  for (const auto &[File, Reps] : ByFile) {
+    auto Buffer = MemoryBuffer::getFile(File);
+    if (!Buffer) {
+      WithColor::error(errs(), "warp-tidy")
+          << "cannot read '" << File << "' to apply fix-its\n";
+      Failed = true;
+      continue;
+    }
+    Expected<std::string> New =
+        clang::tooling::applyAllReplacements((*Buffer)->getBuffer(), Reps);
+    if (!New) {
+      WithColor::error(errs(), "warp-tidy")
+          << "cannot apply fix-its to '" << File << "': " << toString(New.takeError())
+          << "\n";
+      Failed = true;
+      continue;
+    }
+    if (Error Err = writeToOutput(File, [&](raw_ostream &OS) {
+          OS << *New;
+          return Error::success();
+        })) {
+      WithColor::error(errs(), "warp-tidy")
+          << "cannot write '" << File << "': " << toString(std::move(Err)) << "\n";
+      Failed = true;
+    }
+  }
+  return Applied;
+}
+
+} // namespace warp_tidy

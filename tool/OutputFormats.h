@@ -1,0 +1,58 @@
+//===--- OutputFormats.h - JSON and SARIF reports -------------------------===//
+//
+// --format=json: a small documented schema (docs/integration.md).
+// --format=sarif: SARIF 2.1.0 as GitHub code scanning reads it: one rule
+// per check (descriptions and help URI from docs/checks/<name>.md), results
+// with relative URIs, regions, partialFingerprints, fixes and notes as
+// related locations; compile errors and tool failures are tool execution
+// notifications, not results.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_TOOL_OUTPUTFORMATS_H
+#define WARP_TIDY_TOOL_OUTPUTFORMATS_H
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warp_tidy {
+
+/// What happened to one input file.
+struct FileReport {
+  std::string Path;
+  std::string Status;                ///< analysed, cached, failed, crashed, skipped
+  std::vector<std::string> Messages; ///< Tool errors / notes for this file.
+};
+
+struct Report {
+  llvm::ArrayRef<clang::tidy::ClangTidyError> Errors; ///< Merged, deduplicated.
+  llvm::ArrayRef<FileReport> Files;
+  std::vector<std::string> EnabledChecks;
+  std::string ToolVersion;
+  std::string SourceRoot; ///< Absolute; URIs are made relative to it.
+  std::string HelpBase;   ///< helpUri = HelpBase + <name without warp->.md
+  double Seconds = 0;
+  unsigned CacheHits = 0, CacheMisses = 0;
+  bool ToolErrors = false; ///< Any file failed, crashed or did not compile.
+};
+
+/// Short and full description of a check, from its docs/checks page
+/// embedded at build time; false if the check has no page.
+bool checkDescription(llvm::StringRef Check, std::string &Short, std::string &Full);
+
+void writeJsonReport(const Report &R, llvm::raw_ostream &OS);
+void writeSarifReport(const Report &R, llvm::raw_ostream &OS);
+
+/// Applies the fix-its of \p Errors (as handleErrors would, through
+/// clang-tidy's getFixIt) and writes each changed file through a temporary
+/// file and a rename. Returns the number of fix-its applied; \p Total gets
+/// the number found. Messages go to stderr.
+unsigned applyFixes(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, bool AnyFix,
+                    unsigned &Total, bool &Failed);
+
+} // namespace warp_tidy
+
+#endif

@@ -1,0 +1,102 @@
+//===--- ParallelRunner.cpp - Analyse files in worker processes -----------===//
+
+#include "ParallelRunner.h"
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace warp_tidy {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+struct Running {
+  size_t Index;
+  Clock::time_point Start;
+};
+
+pid_t spawn(const WorkerJob &Job, std::string &Error) {
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&Actions, 1, Job.StdoutPath.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&Actions, 2, Job.StderrPath.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  std::vector<char *> Argv;
+  for (const std::string &A : Job.Args)
+    Argv.push_back(const_cast<char *>(A.c_str()));
+  Argv.push_back(nullptr);
+  pid_t Pid = 0;
+  int RC = posix_spawn(&Pid, Argv[0], &Actions, nullptr, Argv.data(), environ);
+  posix_spawn_file_actions_destroy(&Actions);
+  if (RC != 0) {
+    Error = std::strerror(RC);
+    return -1;
+  }
+  return Pid;
+}
+} // namespace
+
+void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, unsigned Parallel,
+                llvm::function_ref<void(size_t, const WorkerOutcome &)> OnDone) {
+  if (Parallel == 0)
+    Parallel = 1;
+  std::map<pid_t, Running> Children;
+  size_t Next = 0;
+  while (Next < Jobs.size() || !Children.empty()) {
+    while (Next < Jobs.size() && Children.size() < Parallel) {
+      size_t Index = Next++;
+      std::string Error;
+      pid_t Pid = spawn(Jobs[Index], Error);
+      if (Pid < 0) {
+        WorkerOutcome O;
+        O.StartError = Error;
+        OnDone(Index, O);
+        continue;
+      }
+      Children[Pid] = {Index, Clock::now()};
+    }
+    if (Children.empty())
+      continue;
+    int Status = 0;
+    pid_t Pid = waitpid(-1, &Status, 0);
+    if (Pid < 0) {
+      if (errno == EINTR)
+        continue;
+      // No children left that we know of: report the rest as lost.
+      for (auto &[P, R] : Children) {
+        WorkerOutcome O;
+        O.Started = true;
+        O.StartError = "lost track of the worker process";
+        OnDone(R.Index, O);
+      }
+      Children.clear();
+      continue;
+    }
+    auto It = Children.find(Pid);
+    if (It == Children.end())
+      continue;
+    if (!WIFEXITED(Status) && !WIFSIGNALED(Status))
+      continue; // Stopped/continued: still running.
+    WorkerOutcome O;
+    O.Started = true;
+    O.Seconds = std::chrono::duration<double>(Clock::now() - It->second.Start).count();
+    if (WIFEXITED(Status))
+      O.ExitCode = WEXITSTATUS(Status);
+    else
+      O.Signal = WTERMSIG(Status);
+    size_t Index = It->second.Index;
+    Children.erase(It);
+    OnDone(Index, O);
+  }
+}
+
+} // namespace warp_tidy
