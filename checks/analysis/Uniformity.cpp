@@ -822,6 +822,12 @@ struct FunctionUniformity::Impl {
         return I.Name == "reduce" ? 0 : (Args | ThreadVarying);
       }
     }
+    // cooperative_groups: a 32-wide tile's index among the block's tiles is
+    // the warp index, the same for every lane of the warp.
+    if (Callee && Callee->getIdentifier() && isa<CXXMethodDecl>(Callee) &&
+        (Callee->getName() == "meta_group_rank" || Callee->getName() == "meta_group_size") &&
+        tileSizeOfCall(Call) == 32)
+      return 0;
     if (isThreadVaryingSourceCall(Callee))
       return ThreadVarying | Args;
     if (!Callee)
@@ -905,6 +911,16 @@ struct FunctionUniformity::Impl {
         if (isa<CXXMethodDecl>(Callee) && Callee->getIdentifier() &&
             Callee->getName() == "thread_rank" && tileSizeOfCall(Call) == 32) {
           F.Kind = IndexForm::Lane;
+          return F;
+        }
+      // cg::thread_block::thread_rank() is the block-linear thread index;
+      // with warp-aligned blocks it splits into warps exactly as
+      // threadIdx.x does, so `rank < 32` is decided per warp.
+      if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()))
+        if (Opts.AssumeWarpAlignedBlocks && Method->getIdentifier() &&
+            Method->getName() == "thread_rank" && Method->getParent()->getIdentifier() &&
+            Method->getParent()->getName() == "thread_block") {
+          F.Kind = IndexForm::ThreadX;
           return F;
         }
       if (deps(E, S) == 0)

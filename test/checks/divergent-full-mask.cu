@@ -387,3 +387,33 @@ __global__ void silentConvergedTiles(const int *in, int *out) {
     out[1] = active.shfl(v, 0);
   }
 }
+
+// Found in NVIDIA's cuda-samples (reduction, shfl_integral_image): the block's
+// thread rank compared with 32 and a 32-tile's meta_group_rank() select whole
+// warps, so the tile collectives inside are converged.
+__global__ void silentWarpSelectingGroups(const int *in, int *out) {
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);
+  int mySum = in[threadIdx.x];
+  if (cta.thread_rank() < 32) {
+    for (int offset = tile32.size() / 2; offset > 0; offset /= 2)
+      mySum += tile32.shfl_down(mySum, offset);
+  }
+  const unsigned warp_id = tile32.meta_group_rank();
+  if (warp_id == 0) {
+    unsigned n = tile32.shfl_up(mySum, 1);
+    if (tile32.thread_rank() >= 1)
+      mySum += n;
+  }
+  out[threadIdx.x] = mySum;
+}
+
+__global__ void flagRankBelowHalfWarp(const int *in, int *out) {
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);
+  int mySum = in[threadIdx.x];
+  if (cta.thread_rank() < 16)
+    mySum += tile32.shfl_down(mySum, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: thread_block_tile::shfl_down with its implicit full-warp mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  out[threadIdx.x] = mySum;
+}
