@@ -37,11 +37,13 @@ def run_measured(cmd):
     return wall, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
 
 
-def compile_command(tool, path, db):
+def compile_command(tool, path, db, flags):
     args = [tool, "--exit-zero", "--quiet", "--print-commands", "--checks=-*"]
     if db:
         args += ["-p", db]
     args.append(path)
+    if flags:
+        args += ["--", *flags]
     out = subprocess.run(args, capture_output=True, text=True)
     prefix = "warp-tidy: command for "
     for line in out.stderr.splitlines():
@@ -51,14 +53,18 @@ def compile_command(tool, path, db):
     raise RuntimeError(f"no compile command for {path}: {out.stderr.strip()}")
 
 
-def measure_file(tool, path, db, runs):
-    words = compile_command(tool, path, db)
+def measure_file(tool, path, db, runs, flags=()):
+    words = compile_command(tool, path, db, flags)
     # The same driver arguments, run by the real compiler in syntax-only mode.
     parse = ["clang++-22", "-fsyntax-only"] + words[1:]
-    tidy = [tool, "--exit-zero", "--quiet", "--checks=-*,warp-*"]
+    # --no-cache: the result cache would turn every run after the first into a
+    # lookup; this measures the analysis.
+    tidy = [tool, "--exit-zero", "--quiet", "--no-cache", "--checks=-*,warp-*"]
     if db:
         tidy += ["-p", db]
     tidy.append(path)
+    if flags:
+        tidy += ["--", *flags]
     t_tidy, t_parse, m_tidy, m_parse = [], [], [], []
     status = None
     for _ in range(runs):
@@ -138,6 +144,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sizes", default="10,100,1000")
     ap.add_argument("--json", help="also write the results here")
+    ap.add_argument("--flag", action="append", default=[],
+                    help="compiler flag for every corpus file (repeatable), e.g. --flag=-Iinclude")
     args = ap.parse_args()
 
     inputs = args.inputs or ([] if args.db else [os.path.join(ROOT, "examples"),
@@ -147,7 +155,7 @@ def main():
     print(f"{'file':60} {'parse s':>8} {'tidy s':>8} {'ratio':>6} {'mem ratio':>9}")
     rows = []
     for path in files:
-        r = measure_file(args.tool, path, args.db, args.runs)
+        r = measure_file(args.tool, path, args.db, args.runs, args.flag)
         rows.append(r)
         print(f"{os.path.relpath(path, ROOT)[-60:]:60} {r['parse_s']:8.3f} {r['tidy_s']:8.3f} "
               f"{r['tidy_s'] / r['parse_s']:6.3f} {r['tidy_mib'] / r['parse_mib']:9.3f}")
