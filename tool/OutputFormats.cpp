@@ -19,6 +19,29 @@ using clang::tooling::DiagnosticMessage;
 
 namespace warp_tidy {
 
+std::string absolutePath(StringRef File, StringRef BuildDirectory) {
+  if (File.empty())
+    return "";
+  SmallString<256> P(File);
+  if (!sys::path::is_absolute(P) && !BuildDirectory.empty()) {
+    SmallString<256> Base(BuildDirectory);
+    sys::path::append(Base, P);
+    P = Base;
+  }
+  sys::fs::make_absolute(P);
+  // "dir/../" is only lexical when dir is no symlink: let the file system
+  // resolve such paths (they come from -I../include and the like).
+  sys::path::remove_dots(P, /*remove_dot_dot=*/false);
+  if (llvm::is_contained(llvm::make_range(sys::path::begin(P), sys::path::end(P)),
+                         StringRef(".."))) {
+    SmallString<256> Real;
+    if (!sys::fs::real_path(P, Real))
+      return Real.str().str();
+  }
+  return P.str().str();
+}
+
+
 //===-- Check documentation embedded at build time ------------------------===//
 
 namespace {
@@ -77,27 +100,6 @@ bool checkDescription(StringRef Check, std::string &Short, std::string &Full) {
 //===-- Source positions ---------------------------------------------------===//
 
 namespace {
-std::string absolutePath(StringRef File, StringRef BuildDirectory) {
-  if (File.empty())
-    return "";
-  SmallString<256> P(File);
-  if (!sys::path::is_absolute(P) && !BuildDirectory.empty()) {
-    SmallString<256> Base(BuildDirectory);
-    sys::path::append(Base, P);
-    P = Base;
-  }
-  sys::fs::make_absolute(P);
-  // "dir/../" is only lexical when dir is no symlink: let the file system
-  // resolve such paths (they come from -I../include and the like).
-  sys::path::remove_dots(P, /*remove_dot_dot=*/false);
-  if (llvm::is_contained(llvm::make_range(sys::path::begin(P), sys::path::end(P)),
-                         StringRef(".."))) {
-    SmallString<256> Real;
-    if (!sys::fs::real_path(P, Real))
-      return Real.str().str();
-  }
-  return P.str().str();
-}
 
 struct Position {
   unsigned Line = 1, Column = 1;     ///< Column in bytes (clang's).

@@ -53,6 +53,11 @@ void writeSarifReport(const Report &R, llvm::raw_ostream &OS);
 unsigned applyFixes(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, bool AnyFix,
                     unsigned &Total, bool &Failed);
 
+/// \p File made absolute against \p BuildDirectory (a diagnostic's or fix's
+/// path as clang-tidy records it), with `..` resolved through the file
+/// system; "" for an empty path. One spelling per file for dedupe and output.
+std::string absolutePath(llvm::StringRef File, llvm::StringRef BuildDirectory);
+
 } // namespace warp_tidy
 
 #endif

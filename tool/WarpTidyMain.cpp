@@ -252,23 +252,6 @@ std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(bool &Failed) 
   return DB;
 }
 
-std::string absoluteIn(StringRef File, StringRef Directory) {
-  SmallString<256> P(File);
-  if (!sys::path::is_absolute(P) && !Directory.empty()) {
-    SmallString<256> Base(Directory);
-    sys::path::append(Base, P);
-    P = Base;
-  }
-  sys::fs::make_absolute(P);
-  sys::path::remove_dots(P, /*remove_dot_dot=*/false);
-  if (llvm::is_contained(llvm::make_range(sys::path::begin(P), sys::path::end(P)),
-                         StringRef(".."))) {
-    SmallString<256> Real;
-    if (!sys::fs::real_path(P, Real))
-      return Real.str().str();
-  }
-  return P.str().str();
-}
 
 // The same header diagnostic reached through several translation units is
 // one finding; the first occurrence (in file order) is kept.
@@ -277,7 +260,7 @@ std::vector<ClangTidyError> dedupe(std::vector<ClangTidyError> Errors) {
   StringSet<> Seen;
   for (ClangTidyError &E : Errors) {
     std::string Key = E.DiagnosticName + "\x1f" +
-                      absoluteIn(E.Message.FilePath, E.BuildDirectory) + "\x1f" +
+                      warp_tidy::absolutePath(E.Message.FilePath, E.BuildDirectory) + "\x1f" +
                       std::to_string(E.Message.FileOffset) + "\x1f" + E.Message.Message;
     if (Seen.insert(Key).second)
       Unique.push_back(std::move(E));
@@ -871,8 +854,8 @@ int main(int argc, const char **argv) {
   if (!SingleFile)
     for (FileState &S : States) {
       size_t N = llvm::count_if(Errors, [&](const ClangTidyError &E) {
-        return isCompilerError(E) && absoluteIn(E.Message.FilePath, E.BuildDirectory) ==
-                                         absoluteIn(S.Path, "");
+        return isCompilerError(E) && warp_tidy::absolutePath(E.Message.FilePath, E.BuildDirectory) ==
+                                         warp_tidy::absolutePath(S.Path, "");
       });
       if (N && !S.Failed) {
         S.Report.Status = "failed";
@@ -915,7 +898,7 @@ int main(int argc, const char **argv) {
     SmallString<256> Root(SourceRoot);
     if (Root.empty())
       sys::fs::current_path(Root);
-    R.SourceRoot = absoluteIn(Root, "");
+    R.SourceRoot = warp_tidy::absolutePath(Root, "");
     R.HelpBase = SarifHelpBase;
     if (!R.HelpBase.empty() && !StringRef(R.HelpBase).ends_with("/"))
       R.HelpBase += "/";

@@ -205,4 +205,19 @@ bool sameValue(const Expr *A, const Expr *B, const ASTContext &Ctx) {
   return false;
 }
 
+const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx, const Decl **ViaDecl) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  if (Parents.empty())
+    return nullptr;
+  if (const auto *D = Parents[0].get<Decl>()) {
+    if (ViaDecl) {
+      *ViaDecl = D;
+      return nullptr;
+    }
+    DynTypedNodeList Up = Ctx.getParents(*D);
+    return Up.empty() ? nullptr : Up[0].get<Stmt>();
+  }
+  return Parents[0].get<Stmt>();
+}
+
 } // namespace warp_tidy

@@ -23,6 +23,7 @@
 
 namespace clang {
 class ASTContext;
+class Decl;
 class Expr;
 class Stmt;
 } // namespace clang
@@ -65,6 +66,13 @@ bool sameValue(const clang::Expr *A, const clang::Expr *B, const clang::ASTConte
 
 /// \p E without parentheses, implicit and explicit casts.
 const clang::Expr *stripValue(const clang::Expr *E);
+
+/// The parent statement of \p S. With \p ViaDecl, a declaration in between
+/// (an initialiser's VarDecl) stops the walk and is returned there; without
+/// it, the walk continues to the DeclStmt. Shared by the scan and partials
+/// analyses.
+const clang::Stmt *parentStmt(const clang::Stmt *S, clang::ASTContext &Ctx,
+                              const clang::Decl **ViaDecl = nullptr);
 
 } // namespace warp_tidy
 

@@ -39,24 +39,6 @@ void forEachStmt(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
     forEachStmt(C, Fn);
 }
 
-// The parent statement. With \p ViaDecl, a declaration in between (an
-// initialiser's VarDecl) stops the walk and is returned there; without it,
-// the walk continues to the DeclStmt.
-const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx, const Decl **ViaDecl = nullptr) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  if (Parents.empty())
-    return nullptr;
-  if (const auto *D = Parents[0].get<Decl>()) {
-    if (ViaDecl) {
-      *ViaDecl = D;
-      return nullptr;
-    }
-    DynTypedNodeList Up = Ctx.getParents(*D);
-    return Up.empty() ? nullptr : Up[0].get<Stmt>();
-  }
-  return Parents[0].get<Stmt>();
-}
-
 const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(*S);
   for (unsigned I = 0; I < 512; ++I) {

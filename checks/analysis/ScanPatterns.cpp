@@ -31,24 +31,6 @@ std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   return R.Val.getInt().getExtValue();
 }
 
-// The parent statement. With \p ViaDecl, a declaration in between (an
-// initialiser's VarDecl) stops the walk and is returned there; without it,
-// the walk continues to the DeclStmt.
-const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx, const Decl **ViaDecl = nullptr) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  if (Parents.empty())
-    return nullptr;
-  if (const auto *D = Parents[0].get<Decl>()) {
-    if (ViaDecl) {
-      *ViaDecl = D;
-      return nullptr;
-    }
-    DynTypedNodeList Up = Ctx.getParents(*D);
-    return Up.empty() ? nullptr : Up[0].get<Stmt>();
-  }
-  return Parents[0].get<Stmt>();
-}
-
 bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
