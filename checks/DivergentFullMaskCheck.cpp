@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DivergentFullMaskCheck.h"
+#include "UniformityCheckOptions.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
 #include "clang/AST/ASTContext.h"
@@ -33,17 +34,13 @@ namespace warp_tidy {
 DivergentFullMaskCheck::DivergentFullMaskCheck(llvm::StringRef Name,
                                                tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context) {
-  // String options: the bool overloads of OptionsView are not usable from
-  // this out-of-tree build (their mangling differs from Debian's archive).
-  llvm::StringRef Aligned = Options.getLocalOrGlobal("AssumeWarpAlignedBlocks", "true");
-  Uniformity.AssumeWarpAlignedBlocks = !Aligned.equals_insensitive("false") && Aligned != "0";
+  Uniformity = readUniformityOptions(Options);
   SchedulingOption =
       Options.get("IndependentThreadScheduling", "auto").str();
 }
 
 void DivergentFullMaskCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "AssumeWarpAlignedBlocks",
-                Uniformity.AssumeWarpAlignedBlocks ? "true" : "false");
+  storeUniformityOptions(Options, Opts, Uniformity);
   Options.store(Opts, "IndependentThreadScheduling", SchedulingOption);
 }
 

@@ -1,14 +1,26 @@
 //===--- LegacyIntrinsicCheck.cpp - warp-legacy-intrinsic -----------------===//
 
 #include "LegacyIntrinsicCheck.h"
+#include "UniformityCheckOptions.h"
 #include "analysis/CollectiveCalls.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace warp_tidy {
+
+static constexpr llvm::StringLiteral FullMask = "0xffffffff";
+
+LegacyIntrinsicCheck::LegacyIntrinsicCheck(llvm::StringRef Name,
+                                           tidy::ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context), Uniformity(readUniformityOptions(Options)) {}
+
+void LegacyIntrinsicCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
+  storeUniformityOptions(Options, Opts, Uniformity);
+}
 
 static std::vector<StringRef> legacyNames() {
   std::vector<StringRef> Names;
@@ -19,29 +31,104 @@ static std::vector<StringRef> legacyNames() {
 }
 
 void LegacyIntrinsicCheck::registerMatchers(MatchFinder *Finder) {
+  // The enclosing callable is optional: a call in a default argument or a
+  // global initialiser is still reported, just never rewritten.
   Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(legacyNames()))),
-                              unless(isExpansionInSystemHeader()))
+                              unless(isExpansionInSystemHeader()),
+                              optionally(forCallable(functionDecl().bind("fn"))))
                          .bind("call"),
                      this);
 }
 
+/// `__shfl_down(v, 1)` -> `__shfl_down_sync(0xffffffff, v, 1)`: the name
+/// becomes the `_sync` name and the mask goes in front of the first argument.
+/// Nothing when the call is spelled inside a macro (the macro body is shared
+/// with other uses) or its callee is not a plain name.
+static std::vector<FixItHint> fullMaskRewrite(const CallExpr *Call, const WarpIntrinsic &I,
+                                              const SourceManager &SM) {
+  const auto *Name = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImplicit());
+  if (!Name || Call->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call->getArg(0)))
+    return {};
+  SourceLocation NameLoc = Name->getLocation();
+  SourceLocation RParen = Call->getRParenLoc();
+  if (NameLoc.isMacroID() || RParen.isMacroID() || Call->getBeginLoc().isMacroID() ||
+      SM.getFileID(NameLoc) != SM.getFileID(RParen))
+    return {};
+  // A macro inside the first argument expands at the argument's first token,
+  // which is where the mask goes.
+  SourceLocation ArgStart = SM.getExpansionLoc(Call->getArg(0)->getBeginLoc());
+  if (SM.getFileID(ArgStart) != SM.getFileID(NameLoc))
+    return {};
+  return {FixItHint::CreateReplacement(CharSourceRange::getTokenRange(NameLoc, NameLoc),
+                                       I.SyncReplacement),
+          FixItHint::CreateInsertion(ArgStart, (FullMask + ", ").str())};
+}
+
+/// True when every lane of every warp provably executes \p Call in \p Fn.
+/// Only kernels qualify: a device function's callers (possibly in other
+/// translation units) may call it from divergent code. Partial warps in
+/// blocks that are not a whole number of warps wide would make the full mask
+/// name lanes that do not exist, so the proof also rests on
+/// AssumeWarpAlignedBlocks.
+bool LegacyIntrinsicCheck::reachedByWholeWarp(const CallExpr *Call, const FunctionDecl *Fn,
+                                              ASTContext &Ctx) {
+  if (!Fn || !Fn->hasAttr<CUDAGlobalAttr>() || !Uniformity.AssumeWarpAlignedBlocks)
+    return false;
+  const FunctionUniformity *Analysis = WarpAnalysisCache::get(Ctx, Uniformity).analysis(Fn);
+  if (!Analysis)
+    return false;
+  return Analysis->mustReach(Call).isAll() && Analysis->divergenceAt(Call).empty();
+}
+
 void LegacyIntrinsicCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   std::optional<CollectiveCall> Collective = recogniseCollective(Call);
   if (!Collective || !isLegacy(*Collective->Intrinsic))
     return;
-  const WarpIntrinsic &I = *Collective->Intrinsic;
-  SourceLocation Loc = Result.SourceManager->getFileLoc(Call->getBeginLoc());
-  if (!Reported.insert(Loc).second)
+  const SourceManager &SM = *Result.SourceManager;
+  SourceLocation Loc = SM.getFileLoc(Call->getBeginLoc());
+  auto [It, New] = Sites.insert({Loc, LegacySite()});
+  LegacySite &Site = It->second;
+  if (New) {
+    Site.Intrinsic = Collective->Intrinsic;
+    Site.Range = Call->getSourceRange();
+    Site.FullMaskRewrite = fullMaskRewrite(Call, *Site.Intrinsic, SM);
+  }
+  // A template's pattern proves nothing; its instantiations decide.
+  if (Fn && Fn->isDependentContext())
     return;
-  diag(Loc, "%0 is a legacy warp %1 without a mask: it works on whichever lanes "
-            "happen to be converged, which independent thread scheduling "
-            "(sm_70+) no longer guarantees, and nvcc does not provide it for "
-            "sm_70 and newer; use %2 with the mask of the lanes that reach this "
-            "call: 0xffffffff only if the whole warp does, otherwise compute it "
-            "with __ballot_sync(0xffffffff, cond) before the branch")
-      << I.Name << describeKind(I.Kind) << (I.SyncReplacement + "(mask, ...)").str()
-      << Call->getSourceRange();
+  ++Site.AnalysedContexts;
+  if (!Site.FullMaskRewrite.empty() && reachedByWholeWarp(Call, Fn, *Result.Context))
+    ++Site.WholeWarpContexts;
+}
+
+void LegacyIntrinsicCheck::onEndOfTranslationUnit() {
+  for (auto &[Loc, Site] : Sites) {
+    const WarpIntrinsic &I = *Site.Intrinsic;
+    bool WholeWarp = Site.AnalysedContexts > 0 &&
+                     Site.WholeWarpContexts == Site.AnalysedContexts;
+    if (WholeWarp) {
+      diag(Loc, "%0 is a legacy warp %1 without a mask: it works on whichever lanes "
+                "happen to be converged, which independent thread scheduling "
+                "(sm_70+) no longer guarantees, and nvcc does not provide it for "
+                "sm_70 and newer; every lane of the warp reaches this call, so use "
+                "%2")
+          << I.Name << describeKind(I.Kind)
+          << (I.SyncReplacement + "(" + FullMask + ", ...)").str() << Site.Range
+          << Site.FullMaskRewrite;
+      continue;
+    }
+    diag(Loc, "%0 is a legacy warp %1 without a mask: it works on whichever lanes "
+              "happen to be converged, which independent thread scheduling "
+              "(sm_70+) no longer guarantees, and nvcc does not provide it for "
+              "sm_70 and newer; use %2 with the mask of the lanes that reach this "
+              "call: 0xffffffff only if the whole warp does, otherwise compute it "
+              "with __ballot_sync(0xffffffff, cond) before the branch")
+        << I.Name << describeKind(I.Kind) << (I.SyncReplacement + "(mask, ...)").str()
+        << Site.Range;
+  }
+  Sites.clear();
 }
 
 } // namespace warp_tidy

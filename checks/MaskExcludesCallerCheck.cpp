@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaskExcludesCallerCheck.h"
+#include "UniformityCheckOptions.h"
 #include "analysis/CollectiveCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -21,13 +22,11 @@ namespace warp_tidy {
 MaskExcludesCallerCheck::MaskExcludesCallerCheck(llvm::StringRef Name,
                                                  tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context) {
-  llvm::StringRef Aligned = Options.getLocalOrGlobal("AssumeWarpAlignedBlocks", "true");
-  Uniformity.AssumeWarpAlignedBlocks = !Aligned.equals_insensitive("false") && Aligned != "0";
+  Uniformity = readUniformityOptions(Options);
 }
 
 void MaskExcludesCallerCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "AssumeWarpAlignedBlocks",
-                Uniformity.AssumeWarpAlignedBlocks ? "true" : "false");
+  storeUniformityOptions(Options, Opts, Uniformity);
 }
 
 void MaskExcludesCallerCheck::registerMatchers(MatchFinder *Finder) {
