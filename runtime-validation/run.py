@@ -234,6 +234,8 @@ def discover_cases(cases_dir, wanted):
             "min_arch": int(meta.get("min_arch", 0)),
             "description": meta.get("description", ""),
             "jit_run_archs": [int(a) for a in meta.get("jit_run_archs", [])],
+            # When the bug's symptom is a broken build: the text nvcc must print for bug.cu.
+            "bug_build_error": meta.get("bug_build_error"),
         }
     if wanted:
         unknown = [w for w in wanted if w not in found]
@@ -302,8 +304,25 @@ def compile_one(nvcc, flags, arch, src, exe, timeout):
     ok = rc == 0 and not timed_out and os.path.isfile(exe)
     return {"ok": ok, "status": "OK" if ok else "FAIL", "seconds": round(time.time() - start, 2),
             "command": " ".join(cmd), "warnings": bool(re.search(r"warning", out, re.I)),
-            "log": tail(out, 40) if not ok else "",
+            "log": tail(out, 40) if not ok else "", "output": out if not ok else "",
             "timed_out": timed_out, "binary": exe if ok else None}
+
+
+def expect_build_error(result, expected):
+    """Judges a bug.cu whose symptom is a build failure: it must fail, with the expected text.
+
+    Rewrites result's status for the report and returns a problem description, or None."""
+    output = result.pop("output", "")
+    if result["ok"]:
+        result["status"] = "built (expected a build error)"
+        return "bug.cu builds, but the case expects nvcc to reject it with: %s" % expected
+    if result.get("timed_out") or expected not in output:
+        return "bug.cu fails to build, but not with the expected error (%s)" % expected
+    result["status"] = "build error (expected)"
+    result["expected_failure"] = True
+    line = next((l.strip() for l in output.splitlines() if expected in l), expected)
+    result["log"] = line
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -521,6 +540,8 @@ def write_markdown(path, data):
 
 
 def native_verdict(case, key):
+    if key == "bug" and case["bug_build_error"] and case["compile_ok"]:
+        return "build error, as expected (%s)" % case["bug_build_error"]
     if not case["compile_ok"] and key in ("bug", "fixed"):
         failed = [a for a, e in case["compile"].items() if "skipped" not in e and key in e and not e[key]["ok"]]
         if failed:
@@ -652,6 +673,15 @@ def run_all(args, cases, tools, nvcc_flags, build_dir):
             parts = []
             for v in case["variants"]:
                 r = entry[v["key"]]
+                if v["key"] == "bug" and case["bug_build_error"]:
+                    msg = expect_build_error(r, case["bug_build_error"])
+                    parts.append("%s %s" % (v["label"], r["status"]))
+                    if msg:
+                        case["compile_ok"] = False
+                        case["problems"].append("%s: %s (%s)" % (case["name"], msg, arch_name(a)))
+                        problems.append(case["problems"][-1])
+                    continue
+                r.pop("output", None)
                 parts.append("%s %s" % (v["label"], r["status"]))
                 if not r["ok"]:
                     case["compile_ok"] = False
@@ -683,7 +713,9 @@ def run_all(args, cases, tools, nvcc_flags, build_dir):
             for v in case["variants"]:
                 comp = case["compile"][arch_name(arch)].get(v["key"])
                 entry = {"key": v["key"], "label": v["label"], "arch": arch_name(arch), "jit": jit}
-                if not comp or not comp["ok"]:
+                if comp and comp.get("expected_failure"):
+                    entry.update(ok=True, verdict="not run (build error, as expected)", first_failure="", seeds=[])
+                elif not comp or not comp["ok"]:
                     entry.update(ok=not v["must_pass"], verdict="not run (did not compile)", first_failure="", seeds=[])
                 else:
                     results = run_variant(comp["binary"], seeds, args.timeout)
