@@ -16,6 +16,7 @@
 #include "LegacyIntrinsicCheck.h"
 #include "UnguardedShflScanCheck.h"
 #include "UnguardedPartialsReadCheck.h"
+#include "ShflSourceOutsideMaskCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace warp_tidy {
@@ -33,6 +34,7 @@ public:
     Factories.registerCheck<LegacyIntrinsicCheck>("warp-legacy-intrinsic");
     Factories.registerCheck<UnguardedShflScanCheck>("warp-unguarded-shfl-scan");
     Factories.registerCheck<UnguardedPartialsReadCheck>("warp-unguarded-partials-read");
+    Factories.registerCheck<ShflSourceOutsideMaskCheck>("warp-shfl-source-outside-mask");
   }
 };
 

@@ -1,6 +1,7 @@
 //===--- LaneExpressions.cpp - Lane ids, warp indices and thread indices --===//
 
 #include "LaneExpressions.h"
+#include "AstQueries.h"
 #include "ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -37,19 +38,10 @@ static const Expr *strip(const Expr *E) {
   return E;
 }
 
-static std::optional<int64_t> constantValue(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx, Expr::SE_AllowSideEffects))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
-
 bool isWarpSizeValue(const Expr *E, const ASTContext &Ctx) {
   if (classifyBuiltinIndex(E) == BuiltinIndex::WarpSize)
     return true;
-  std::optional<int64_t> V = constantValue(E, Ctx);
+  std::optional<int64_t> V = integerConstant(E, Ctx);
   return V && *V == 32;
 }
 
@@ -58,10 +50,10 @@ static bool isLaneMaskValue(const Expr *E, const ASTContext &Ctx) {
   E = strip(E);
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     if (BO->getOpcode() == BO_Sub && isWarpSizeValue(BO->getLHS(), Ctx)) {
-      std::optional<int64_t> One = constantValue(BO->getRHS(), Ctx);
+      std::optional<int64_t> One = integerConstant(BO->getRHS(), Ctx);
       return One && *One == 1;
     }
-  std::optional<int64_t> V = constantValue(E, Ctx);
+  std::optional<int64_t> V = integerConstant(E, Ctx);
   return V && *V == 31;
 }
 
@@ -336,7 +328,7 @@ static bool isWarpIndexImpl(const Expr *E, const ASTContext &Ctx, unsigned Depth
     if (BO->getOpcode() == BO_Div && isWarpSizeValue(BO->getRHS(), Ctx))
       return isThreadIdxXImpl(BO->getLHS(), Ctx, Depth + 1);
     if (BO->getOpcode() == BO_Shr) {
-      std::optional<int64_t> Shift = constantValue(BO->getRHS(), Ctx);
+      std::optional<int64_t> Shift = integerConstant(BO->getRHS(), Ctx);
       return Shift && *Shift == 5 && isThreadIdxXImpl(BO->getLHS(), Ctx, Depth + 1);
     }
     return false;

@@ -1,6 +1,7 @@
 //===--- PartialsRead.cpp - Second stage of a block reduction -------------===//
 
 #include "PartialsRead.h"
+#include "AstQueries.h"
 #include "CollectiveCalls.h"
 #include "GuardFacts.h"
 #include "LaneExpressions.h"
@@ -22,36 +23,6 @@ using namespace clang;
 namespace warp_tidy {
 namespace {
 
-std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx, Expr::SE_AllowSideEffects))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
-
-void forEachStmt(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
-  if (!S)
-    return;
-  Fn(S);
-  for (const Stmt *C : S->children())
-    forEachStmt(C, Fn);
-}
-
-const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*S);
-  for (unsigned I = 0; I < 512; ++I) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    Node = Parents[0];
-    if (const auto *FD = Node.get<FunctionDecl>())
-      return FD;
-  }
-  return nullptr;
-}
-
 bool isBlockDimX(const Expr *E, const ASTContext &Ctx, unsigned Depth = 0) {
   if (!E || Depth > 4)
     return false;
@@ -68,11 +39,11 @@ bool isBlockDimX(const Expr *E, const ASTContext &Ctx, unsigned Depth = 0) {
 // `31` or `warpSize - 1`: what turns a floor into a ceiling.
 bool isRoundUpAddend(const Expr *E, const ASTContext &Ctx) {
   E = stripValue(E);
-  if (std::optional<int64_t> K = constantOf(E, Ctx))
+  if (std::optional<int64_t> K = integerConstant(E, Ctx))
     return *K == 31;
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     if (BO->getOpcode() == BO_Sub && isWarpSizeValue(BO->getLHS(), Ctx)) {
-      std::optional<int64_t> One = constantOf(BO->getRHS(), Ctx);
+      std::optional<int64_t> One = integerConstant(BO->getRHS(), Ctx);
       return One && *One == 1;
     }
   return false;
@@ -102,7 +73,7 @@ const Expr *dividendByWarp(const Expr *E, const ASTContext &Ctx,
     return BO->getLHS();
   }
   if (BO->getOpcode() == BO_Shr) {
-    std::optional<int64_t> K = constantOf(BO->getRHS(), Ctx);
+    std::optional<int64_t> K = integerConstant(BO->getRHS(), Ctx);
     if (K && *K == 5) {
       *Spelling = PartialsFinding::FloorSpelling::Shr5;
       return BO->getLHS();
@@ -136,7 +107,7 @@ Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool I
       }
     // A constant block size (template argument, constexpr): a floor that
     // drops threads only when the size is not a whole number of warps.
-    if (std::optional<int64_t> Threads = constantOf(D, Ctx)) {
+    if (std::optional<int64_t> Threads = integerConstant(D, Ctx)) {
       if (*Threads % 32 != 0) {
         B.Kind = BoundKind::Floor;
         B.KnownPartialWarp = true;
@@ -148,7 +119,7 @@ Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool I
       return B;
     }
   }
-  if (std::optional<int64_t> K = constantOf(E, Ctx)) {
+  if (std::optional<int64_t> K = integerConstant(E, Ctx)) {
     B.Kind = BoundKind::Const;
     B.Value = *K;
     return B;
@@ -297,7 +268,7 @@ bool sumsByShuffles(const VarDecl *Var, const Stmt *Body) {
 }
 
 bool isSumReducedAfter(const VarDecl *Var, const Expr *Read, ASTContext &Ctx) {
-  const FunctionDecl *FD = enclosingFunction(Read, Ctx);
+  const FunctionDecl *FD = enclosingFunction(Read, Ctx, /*ThroughLambdas=*/true);
   if (!FD || !FD->getBody())
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -406,7 +377,7 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   if (!isRead(Read, Ctx))
     return std::nullopt;
 
-  const FunctionDecl *FD = enclosingFunction(Read, Ctx);
+  const FunctionDecl *FD = enclosingFunction(Read, Ctx, /*ThroughLambdas=*/true);
   if (!FD || !FD->getBody())
     return std::nullopt;
   bool OtherStores = false;
@@ -418,7 +389,7 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
     F.ArraySize = CAT->getSize().getZExtValue();
   if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>())
-    if (std::optional<int64_t> N = constantOf(LB->getMaxThreads(), Ctx))
+    if (std::optional<int64_t> N = integerConstant(LB->getMaxThreads(), Ctx))
       if (*N > 0) {
         F.LaunchBoundThreads = *N;
         F.MaxWarps = static_cast<unsigned>(std::min<int64_t>((*N + 31) / 32, 32));
@@ -438,11 +409,11 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
       if (!C.Strict) {
         // `lane <= nw - 1`
         const auto *Sub = dyn_cast<BinaryOperator>(stripValue(Limit));
-        std::optional<int64_t> One = Sub ? constantOf(Sub->getRHS(), Ctx) : std::nullopt;
+        std::optional<int64_t> One = Sub ? integerConstant(Sub->getRHS(), Ctx) : std::nullopt;
         if (Sub && Sub->getOpcode() == BO_Sub && One && *One == 1) {
           Limit = Sub->getLHS();
           InPlace = false;
-        } else if (std::optional<int64_t> K = constantOf(Limit, Ctx)) {
+        } else if (std::optional<int64_t> K = integerConstant(Limit, Ctx)) {
           Bound B;
           B.Kind = BoundKind::Const;
           B.Value = *K + 1;
@@ -521,7 +492,7 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
       if (auto ATL = TSI->getTypeLoc().getAs<ConstantArrayTypeLoc>()) {
         PartialsFinding::FloorSpelling Ignored;
         if (const Expr *Dividend = dividendByWarp(ATL.getSizeExpr(), Ctx, &Ignored))
-          if (constantOf(Dividend, Ctx))
+          if (integerConstant(Dividend, Ctx))
             return std::nullopt;
       }
   F.Defect = PartialsDefect::Unbounded;

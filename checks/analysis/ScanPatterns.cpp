@@ -1,6 +1,7 @@
 //===--- ScanPatterns.cpp - Unguarded warp-shuffle scans ------------------===//
 
 #include "ScanPatterns.h"
+#include "AstQueries.h"
 #include "CollectiveCalls.h"
 #include "GuardFacts.h"
 #include "LaneExpressions.h"
@@ -22,15 +23,6 @@ using namespace clang;
 namespace warp_tidy {
 namespace {
 
-std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx, Expr::SE_AllowSideEffects))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
-
 bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
@@ -42,34 +34,11 @@ const Stmt *enclosingLoop(const Stmt *S, ASTContext &Ctx) {
   return nullptr;
 }
 
-const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*S);
-  for (unsigned I = 0; I < 512; ++I) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return nullptr;
-    Node = Parents[0];
-    if (const auto *FD = Node.get<FunctionDecl>())
-      return FD;
-    if (Node.get<LambdaExpr>())
-      return nullptr;
-  }
-  return nullptr;
-}
-
 bool isAncestor(const Stmt *Ancestor, const Stmt *S, ASTContext &Ctx) {
   for (const Stmt *P = S; P; P = parentStmt(P, Ctx))
     if (P == Ancestor)
       return true;
   return false;
-}
-
-void forEachStmt(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
-  if (!S)
-    return;
-  Fn(S);
-  for (const Stmt *C : S->children())
-    forEachStmt(C, Fn);
 }
 
 // Does \p E mention the offset (`off`, `off - 1`, `32 - off`, `lane + off`)?
@@ -79,7 +48,7 @@ bool involves(const Expr *E, const Expr *Offset, const ASTContext &Ctx) {
   if (sameValue(E, Offset, Ctx))
     return true;
   // A constant offset only counts when written as that same constant.
-  if (constantOf(Offset, Ctx))
+  if (integerConstant(Offset, Ctx))
     return false;
   for (const Stmt *C : stripValue(E)->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(C))
@@ -379,7 +348,7 @@ OffsetTrend modificationTrend(const Stmt *S, const VarDecl *Var, const ASTContex
   const auto *BO = dyn_cast<BinaryOperator>(S);
   if (!BO || !BO->isAssignmentOp() || !IsVar(BO->getLHS()))
     return OffsetTrend::Unknown;
-  std::optional<int64_t> K = constantOf(BO->getRHS(), Ctx);
+  std::optional<int64_t> K = integerConstant(BO->getRHS(), Ctx);
   switch (BO->getOpcode()) {
   case BO_ShlAssign: return OffsetTrend::Growing;
   case BO_ShrAssign: return OffsetTrend::Halving;
@@ -425,7 +394,7 @@ OffsetTrend trendOfVar(const VarDecl *Var, const CallExpr *Shuffle, ASTContext &
       return Found;
   }
   if (const Expr *Init = singleAssignmentInit(Var, Ctx))
-    if (!constantOf(Init, Ctx))
+    if (!integerConstant(Init, Ctx))
       return trendOfExpr(Init, Shuffle, Ctx, Depth + 1);
   return OffsetTrend::Unknown;
 }
@@ -440,9 +409,9 @@ OffsetTrend trendOfExpr(const Expr *E, const CallExpr *Shuffle, ASTContext &Ctx,
       return trendOfVar(Var, Shuffle, Ctx, Depth);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     // `1 << i` grows with i; `16 >> i` shrinks.
-    if (BO->getOpcode() == BO_Shl && constantOf(BO->getLHS(), Ctx))
+    if (BO->getOpcode() == BO_Shl && integerConstant(BO->getLHS(), Ctx))
       return trendOfExpr(BO->getRHS(), Shuffle, Ctx, Depth + 1);
-    if (BO->getOpcode() == BO_Shr && constantOf(BO->getLHS(), Ctx))
+    if (BO->getOpcode() == BO_Shr && integerConstant(BO->getLHS(), Ctx))
       return invert(trendOfExpr(BO->getRHS(), Shuffle, Ctx, Depth + 1));
   }
   return OffsetTrend::Unknown;
@@ -456,7 +425,7 @@ const Expr *offsetOfSourceLane(const Expr *SrcLane, const ASTContext &Ctx, unsig
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() != BO_Sub || !mentionsThreadPosition(BO->getLHS(), Ctx))
       return nullptr;
-    std::optional<int64_t> D = constantOf(BO->getRHS(), Ctx);
+    std::optional<int64_t> D = integerConstant(BO->getRHS(), Ctx);
     if (D && *D <= 0)
       return nullptr;
     return BO->getRHS();
@@ -514,7 +483,7 @@ OffsetTrend sequenceTrend(const CallExpr *Shuffle, const ShuffleParts &Parts,
         Other.Collective->Intrinsic != Parts.Collective->Intrinsic ||
         !sameValue(Other.Value, Parts.Value, Ctx))
       return;
-    if (std::optional<int64_t> K = constantOf(Other.Offset, Ctx))
+    if (std::optional<int64_t> K = integerConstant(Other.Offset, Ctx))
       Offsets.push_back(*K);
   });
   if (Offsets.size() <= 1)
@@ -551,7 +520,7 @@ unsigned segmentWidth(const CallExpr *Call, const CollectiveCall &C, const ASTCo
   const Expr *W = Call->getArg(I.WidthArg);
   if (isa<CXXDefaultArgExpr>(W))
     return 32;
-  std::optional<int64_t> K = constantOf(W, Ctx);
+  std::optional<int64_t> K = integerConstant(W, Ctx);
   if (isWarpSizeValue(W, Ctx))
     return 32;
   return K && *K > 0 && *K <= 32 ? static_cast<unsigned>(*K) : 0;
@@ -594,8 +563,13 @@ const VarDecl *laneVariableInScope(const Stmt *S, LaneIdKind Want, const Expr *T
 
 } // namespace
 
+unsigned shuffleSegmentWidth(const CallExpr *Shuffle, const ASTContext &Ctx) {
+  std::optional<CollectiveCall> C = recogniseCollective(Shuffle);
+  return C ? segmentWidth(Shuffle, *C, Ctx) : 0;
+}
+
 OffsetTrend offsetTrend(const Expr *Offset, const CallExpr *Shuffle, ASTContext &Ctx) {
-  if (constantOf(Offset, Ctx)) {
+  if (integerConstant(Offset, Ctx)) {
     ShuffleParts Parts = partsOf(Shuffle, Ctx);
     if (!Parts.Collective)
       return OffsetTrend::Unknown;
@@ -616,7 +590,7 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
   case ShuffleDirection::Down: Defect = ScanDefect::DownOwnValue; break;
   default: return std::nullopt;
   }
-  if (std::optional<int64_t> K = constantOf(Parts.Offset, Ctx))
+  if (std::optional<int64_t> K = integerConstant(Parts.Offset, Ctx))
     if (*K <= 0)
       return std::nullopt;
 

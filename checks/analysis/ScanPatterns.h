@@ -78,6 +78,10 @@ std::optional<ScanFinding> analyzeScanShuffle(const clang::CallExpr *Call,
 OffsetTrend offsetTrend(const clang::Expr *Offset, const clang::CallExpr *Shuffle,
                         clang::ASTContext &Ctx);
 
+/// Width of the lane segments a shuffle works in: its constant `width`
+/// argument (32 when omitted) or a tile's size; 0 when not known statically.
+unsigned shuffleSegmentWidth(const clang::CallExpr *Shuffle, const clang::ASTContext &Ctx);
+
 } // namespace warp_tidy
 
 #endif

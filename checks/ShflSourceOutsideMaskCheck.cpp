@@ -1,0 +1,107 @@
+//===--- ShflSourceOutsideMaskCheck.cpp - warp-shfl-source-outside-mask ---===//
+
+#include "ShflSourceOutsideMaskCheck.h"
+#include "UniformityCheckOptions.h"
+#include "analysis/ShuffleSources.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace warp_tidy {
+
+ShflSourceOutsideMaskCheck::ShflSourceOutsideMaskCheck(llvm::StringRef Name,
+                                                       tidy::ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context), Uniformity(readUniformityOptions(Options)) {}
+
+void ShflSourceOutsideMaskCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
+  storeUniformityOptions(Options, Opts, Uniformity);
+}
+
+void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName("__shfl_sync", "__shfl_up_sync",
+                                              "__shfl_down_sync", "__shfl_xor_sync"))),
+               unless(isExpansionInSystemHeader()),
+               optionally(forCallable(functionDecl().bind("fn"))))
+          .bind("call"),
+      this);
+}
+
+/// How the shuffle reaches its source lane, for the message.
+static std::string readsWhat(const ShuffleSourceFinding &F) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  switch (F.Intrinsic->Direction) {
+  case ShuffleDirection::Down: OS << "lane + " << F.Offset; break;
+  case ShuffleDirection::Up: OS << "lane - " << F.Offset; break;
+  case ShuffleDirection::Xor: OS << "lane ^ " << F.Offset; break;
+  default: OS << "lane " << F.Offset; break;
+  }
+  if (F.Width != 32)
+    OS << " (width " << F.Width << ")";
+  return Text;
+}
+
+static std::string hexMask(uint32_t Mask) {
+  std::string Text;
+  llvm::raw_string_ostream(Text) << llvm::format("0x%08x", Mask);
+  return Text;
+}
+
+static std::string spelling(const Expr *E, const ASTContext &Ctx) {
+  CharSourceRange Range = CharSourceRange::getTokenRange(E->getSourceRange());
+  StringRef Text = Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts());
+  return Text.empty() || Text.size() > 60 ? std::string("cond") : Text.str();
+}
+
+void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  // A template's pattern has no values yet; its instantiations are judged.
+  if (!Call || (Fn && Fn->isDependentContext()))
+    return;
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = *Result.SourceManager;
+  SourceLocation Loc = SM.getFileLoc(Call->getBeginLoc());
+  if (Reported.contains(Loc))
+    return;
+  const FunctionUniformity *Analysis =
+      Fn ? WarpAnalysisCache::get(Ctx, Uniformity).analysis(Fn) : nullptr;
+  std::optional<ShuffleSourceFinding> F = analyzeShuffleSource(Call, Ctx, Analysis);
+  if (!F)
+    return;
+  Reported.insert(Loc);
+  if (F->Origin == ShuffleSourceFinding::ConstantMask) {
+    diag(Loc, "%0 reads %1, so lane %2 reads lane %3, which is not in the mask %4: a "
+              "lane outside the mask does not take part and the value it returns is "
+              "undefined, yet lane %2 uses it; use offsets that stay within the mask's "
+              "lanes, or add the lanes that are read to the mask (and make them reach "
+              "the call)")
+        << F->Intrinsic->Name << readsWhat(*F) << F->ReaderLane << F->SourceLane
+        << hexMask(F->Mask) << Call->getSourceRange();
+  } else {
+    std::string Cond = spelling(F->BallotCondition, Ctx);
+    diag(Loc, "%0 reads %1, but its mask holds only the lanes where '%2' was true: when "
+              "fewer than 32 lanes take part, the lanes near the top of the mask read "
+              "lanes outside it, get undefined values and use them; let every lane take "
+              "part under the full mask (the others with a neutral value), or use the "
+              "value only when the source lane is in the mask, e.g. "
+              "'if ((mask >> (lane + offset)) & 1)'")
+        << F->Intrinsic->Name << readsWhat(*F) << Cond << Call->getSourceRange();
+    diag(SM.getFileLoc(F->Ballot->getBeginLoc()),
+         "the mask comes from this ballot: the lanes where '%0' is true", DiagnosticIDs::Note)
+        << Cond;
+  }
+  // The use is worth a note when it is not on the shuffle's own line.
+  if (F->Use && SM.getExpansionLineNumber(F->Use->getBeginLoc()) != SM.getExpansionLineNumber(Loc))
+    diag(SM.getFileLoc(F->Use->getBeginLoc()), "the shuffled value is used here without a "
+                                               "guard on the source lane",
+         DiagnosticIDs::Note);
+}
+
+} // namespace warp_tidy

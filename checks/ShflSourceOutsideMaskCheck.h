@@ -1,0 +1,41 @@
+//===--- ShflSourceOutsideMaskCheck.h - warp-shfl-source-outside-mask -----===//
+//
+// A shuffle whose source lane can be a lane outside its mask, while the
+// reading lane uses the value: the source did not take part, so the value is
+// undefined. Two shapes (analysis/ShuffleSources.h):
+//   * a constant mask with offsets that leave it
+//     (`__shfl_down_sync(0x0000ffff, v, 8)` makes lanes 8-15 read 16-23);
+//   * a mask from `__ballot_sync(full, cond)` followed by a down/xor
+//     reduction: when fewer than 32 lanes take part, the top ones read lanes
+//     where cond was false.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_SHFLSOURCEOUTSIDEMASKCHECK_H
+#define WARP_TIDY_SHFLSOURCEOUTSIDEMASKCHECK_H
+
+#include "analysis/Uniformity.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace warp_tidy {
+
+class ShflSourceOutsideMaskCheck : public clang::tidy::ClangTidyCheck {
+public:
+  ShflSourceOutsideMaskCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA;
+  }
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override { Reported.clear(); }
+
+private:
+  UniformityOptions Uniformity;
+  llvm::DenseSet<clang::SourceLocation> Reported;
+};
+
+} // namespace warp_tidy
+
+#endif

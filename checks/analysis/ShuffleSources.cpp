@@ -1,0 +1,401 @@
+//===--- ShuffleSources.cpp - Shuffles that read lanes outside their mask -===//
+
+#include "ShuffleSources.h"
+#include "AstQueries.h"
+#include "CollectiveCalls.h"
+#include "GuardFacts.h"
+#include "LaneExpressions.h"
+#include "ScanPatterns.h"
+#include "Uniformity.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace clang;
+
+namespace warp_tidy {
+namespace {
+
+/// A counted loop is simulated for at most this many steps; a loop that
+/// runs longer is not a warp-offset loop.
+constexpr unsigned MaxLoopSteps = 64;
+
+std::optional<int64_t> constantOrWarpSize(const Expr *E, const ASTContext &Ctx) {
+  if (isWarpSizeValue(E, Ctx))
+    return 32;
+  return integerConstant(E, Ctx);
+}
+
+const VarDecl *referencedVar(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripValue(E));
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+bool isVar(const Expr *E, const VarDecl *Var) { return E && referencedVar(E) == Var; }
+
+/// One step of `Var`'s update in a for-increment, or nullopt when the
+/// increment is not a constant update of Var.
+std::optional<int64_t> step(const Expr *Inc, const VarDecl *Var, int64_t Value,
+                            const ASTContext &Ctx) {
+  Inc = Inc ? Inc->IgnoreParenImpCasts() : nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    if (!isVar(U->getSubExpr(), Var))
+      return std::nullopt;
+    if (U->isIncrementOp())
+      return Value + 1;
+    if (U->isDecrementOp())
+      return Value - 1;
+    return std::nullopt;
+  }
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Inc);
+  if (!B || !isVar(B->getLHS(), Var))
+    return std::nullopt;
+  BinaryOperatorKind Op;
+  const Expr *Amount;
+  if (B->isCompoundAssignmentOp()) {
+    Op = BinaryOperator::getOpForCompoundAssignment(B->getOpcode());
+    Amount = B->getRHS();
+  } else if (B->getOpcode() == BO_Assign) {
+    // Var = Var op K
+    const auto *R = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+    if (!R || !isVar(R->getLHS(), Var))
+      return std::nullopt;
+    Op = R->getOpcode();
+    Amount = R->getRHS();
+  } else {
+    return std::nullopt;
+  }
+  std::optional<int64_t> K = constantOrWarpSize(Amount, Ctx);
+  if (!K)
+    return std::nullopt;
+  switch (Op) {
+  case BO_Add: return Value + *K;
+  case BO_Sub: return Value - *K;
+  case BO_Mul: return Value * *K;
+  case BO_Div: return *K ? std::optional<int64_t>(Value / *K) : std::nullopt;
+  case BO_Shl: return *K >= 0 && *K < 32 ? std::optional<int64_t>(Value << *K) : std::nullopt;
+  case BO_Shr: return *K >= 0 && *K < 63 ? std::optional<int64_t>(Value >> *K) : std::nullopt;
+  default: return std::nullopt;
+  }
+}
+
+/// Whether the loop condition holds for Var == Value; nullopt when the
+/// condition is not `Var <op> constant`.
+std::optional<bool> holds(const Expr *Cond, const VarDecl *Var, int64_t Value,
+                          const ASTContext &Ctx) {
+  const auto *B = dyn_cast_or_null<BinaryOperator>(Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+  if (!B || !B->isComparisonOp() || !isVar(B->getLHS(), Var))
+    return std::nullopt;
+  std::optional<int64_t> K = constantOrWarpSize(B->getRHS(), Ctx);
+  if (!K)
+    return std::nullopt;
+  switch (B->getOpcode()) {
+  case BO_LT: return Value < *K;
+  case BO_LE: return Value <= *K;
+  case BO_GT: return Value > *K;
+  case BO_GE: return Value >= *K;
+  case BO_NE: return Value != *K;
+  default: return std::nullopt;
+  }
+}
+
+/// The values \p Var takes in the body of the counted for-loop \p Loop that
+/// declares it (`for (int o = 16; o > 0; o >>= 1)`), when the body never
+/// writes it.
+std::optional<llvm::SmallVector<int64_t, 8>> loopValues(const ForStmt *Loop, const VarDecl *Var,
+                                                        const ASTContext &Ctx) {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  if (!Init || !Init->isSingleDecl() || Init->getSingleDecl() != Var || !Var->getInit())
+    return std::nullopt;
+  if (!isNeverWrittenIn(Var, Loop->getBody()))
+    return std::nullopt;
+  std::optional<int64_t> Value = constantOrWarpSize(Var->getInit(), Ctx);
+  if (!Value)
+    return std::nullopt;
+  llvm::SmallVector<int64_t, 8> Values;
+  for (unsigned I = 0; I < MaxLoopSteps; ++I) {
+    std::optional<bool> Continue = holds(Loop->getCond(), Var, *Value, Ctx);
+    if (!Continue)
+      return std::nullopt;
+    if (!*Continue)
+      return Values;
+    Values.push_back(*Value);
+    Value = step(Loop->getInc(), Var, *Value, Ctx);
+    if (!Value)
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// Every value the offset argument can have at the shuffle, or nullopt when
+/// that is not known statically.
+std::optional<llvm::SmallVector<int64_t, 8>> possibleOffsets(const Expr *Arg,
+                                                             const CallExpr *Call,
+                                                             ASTContext &Ctx) {
+  if (std::optional<int64_t> K = constantOrWarpSize(Arg, Ctx))
+    return llvm::SmallVector<int64_t, 8>{*K};
+  const VarDecl *Var = referencedVar(Arg);
+  if (!Var)
+    return std::nullopt;
+  if (const Expr *Init = singleAssignmentInit(Var, Ctx))
+    if (std::optional<int64_t> K = constantOrWarpSize(Init, Ctx))
+      return llvm::SmallVector<int64_t, 8>{*K};
+  for (const Stmt *P = parentStmt(Call, Ctx); P; P = parentStmt(P, Ctx))
+    if (const auto *Loop = dyn_cast<ForStmt>(P))
+      if (const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit()))
+        if (Init->isSingleDecl() && Init->getSingleDecl() == Var)
+          return loopValues(Loop, Var, Ctx);
+  return std::nullopt;
+}
+
+/// The lane \p Reader reads, or nullopt when it gets its own value back (the
+/// source is past its segment's edge) or the offset is not meaningful.
+std::optional<unsigned> sourceLane(ShuffleDirection Dir, unsigned Reader, int64_t Offset,
+                                   unsigned Width) {
+  if (Offset < 0)
+    return std::nullopt;
+  unsigned Pos = Reader % Width, Base = Reader - Pos;
+  switch (Dir) {
+  case ShuffleDirection::Down:
+    return Pos + Offset < Width ? std::optional<unsigned>(Reader + Offset) : std::nullopt;
+  case ShuffleDirection::Up:
+    return Pos >= Offset ? std::optional<unsigned>(Reader - Offset) : std::nullopt;
+  case ShuffleDirection::Xor:
+    // Lane masks of a segment's width or more leave the segment, where the
+    // rules differ by direction; not judged.
+    return Offset > 0 && Offset < Width ? std::optional<unsigned>(Reader ^ Offset)
+                                        : std::nullopt;
+  case ShuffleDirection::Index:
+    return Base + static_cast<unsigned>(Offset % Width);
+  case ShuffleDirection::None:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool isTreeReduction(ShuffleDirection Dir, llvm::ArrayRef<int64_t> Offsets) {
+  if (Dir != ShuffleDirection::Down || Offsets.size() < 2)
+    return false;
+  for (size_t I = 1; I < Offsets.size(); ++I)
+    if (Offsets[I] >= Offsets[I - 1])
+      return false;
+  return true;
+}
+
+/// The lowest lane of \p Lanes in every width-wide segment.
+LaneSet firstLanes(LaneSet Lanes, unsigned Width) {
+  LaneSet Result = LaneSet::none();
+  for (unsigned Base = 0; Base < 32; Base += Width)
+    for (unsigned Lane = Base; Lane < Base + Width; ++Lane)
+      if (Lanes.contains(Lane)) {
+        Result = Result | LaneSet::single(Lane);
+        break;
+      }
+  return Result;
+}
+
+/// `__ballot_sync(...)` that \p Mask is, directly or through a write-once
+/// local initialised with it.
+const CallExpr *ballotOf(const Expr *Mask, const ASTContext &Ctx) {
+  const Expr *E = stripValue(Mask);
+  if (const VarDecl *Var = referencedVar(E))
+    E = stripValue(singleAssignmentInit(Var, Ctx));
+  const auto *Call = dyn_cast_or_null<CallExpr>(E);
+  if (!Call)
+    return nullptr;
+  std::optional<CollectiveCall> C = recogniseCollective(Call);
+  if (!C || C->Intrinsic->Kind != CollectiveKind::Ballot || !C->Intrinsic->IsSync)
+    return nullptr;
+  return Call;
+}
+
+bool isComparisonOrBool(const Expr *E) {
+  E = stripValue(E);
+  if (E->getType()->isBooleanType())
+    return true;
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  return B && (B->isComparisonOp() || B->isLogicalOp());
+}
+
+/// True when \p Child, a child of \p Parent, only counts under a condition:
+/// an arm of `?:`, the body of an `if`, the right side of `&&`/`||`, or a
+/// factor multiplied (or and-ed) with a predicate.
+bool isGuardedChild(const Stmt *Parent, const Stmt *Child) {
+  if (const auto *If = dyn_cast<IfStmt>(Parent))
+    return Child == If->getThen() || Child == If->getElse();
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(Parent))
+    return Child == CO->getTrueExpr() || Child == CO->getFalseExpr();
+  if (const auto *B = dyn_cast<BinaryOperator>(Parent)) {
+    if (B->isLogicalOp())
+      return Child == B->getRHS();
+    if (B->getOpcode() == BO_Mul || B->getOpcode() == BO_And) {
+      const Expr *Other = Child == B->getLHS() ? B->getRHS() : B->getLHS();
+      return isComparisonOrBool(Other);
+    }
+  }
+  return false;
+}
+
+/// True when some statement between \p Use and \p Stop (exclusive) guards it.
+bool guardedBetween(const Stmt *Use, llvm::SmallPtrSetImpl<const Stmt *> &Stop,
+                    ASTContext &Ctx) {
+  const Stmt *Child = Use;
+  for (const Stmt *P = parentStmt(Use, Ctx); P && !Stop.count(P); Child = P, P = parentStmt(P, Ctx))
+    if (isGuardedChild(P, Child))
+      return true;
+  return false;
+}
+
+/// Where the value of \p Call is used without a guard; null when it is
+/// discarded, chosen by `?:`, or kept in a variable read only under guards.
+const Expr *unguardedUse(const CallExpr *Call, ASTContext &Ctx) {
+  const FunctionDecl *FD = enclosingFunction(Call, Ctx);
+  if (!FD || !FD->getBody())
+    return nullptr;
+  llvm::SmallPtrSet<const Stmt *, 16> CallAncestors;
+  for (const Stmt *P = Call; P; P = parentStmt(P, Ctx))
+    CallAncestors.insert(P);
+
+  // Climb through the expression that consumes the shuffle's value.
+  const Stmt *Child = Call;
+  const VarDecl *Target = nullptr;
+  while (!Target) {
+    const Decl *Via = nullptr;
+    const Stmt *P = parentStmt(Child, Ctx, &Via);
+    if (Via) {
+      // The initialiser of a declared variable.
+      const auto *Var = dyn_cast<VarDecl>(Via);
+      if (!Var || stripValue(Var->getInit()) != Call)
+        return cast<Expr>(Child); // computed into a variable: used
+      Target = Var;
+    } else if (!P) {
+      return nullptr;
+    } else if (isGuardedChild(P, Child)) {
+      return nullptr;
+    } else if (const auto *B = dyn_cast<BinaryOperator>(P); B && B->isAssignmentOp()) {
+      if (Child != B->getRHS())
+        return nullptr;
+      const VarDecl *Var = referencedVar(B->getLHS());
+      if (B->getOpcode() != BO_Assign || stripValue(B->getRHS()) != Call || !Var ||
+          !Var->isLocalVarDeclOrParm())
+        return B; // accumulated or stored: used
+      Target = Var;
+    } else if (isa<ReturnStmt>(P) || isa<CallExpr>(P) || isa<ArraySubscriptExpr>(P) ||
+               isa<CXXConstructExpr>(P)) {
+      return cast<Expr>(Child);
+    } else if (isa<CompoundStmt>(P) || !isa<Expr>(P)) {
+      // The value ends here unused (a statement of its own, or a condition,
+      // which is the calling lane's own business).
+      return nullptr;
+    } else {
+      Child = P;
+    }
+  }
+  // Kept in Target: used if some read of it is not guarded.
+  const Expr *Unguarded = nullptr;
+  forEachStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    if (Unguarded || !DRE || DRE->getDecl() != Target)
+      return;
+    const Stmt *Parent = parentStmt(DRE, Ctx);
+    // Writes of the variable are not uses of the shuffled value.
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(Parent);
+        B && B->getOpcode() == BO_Assign && stripValue(B->getLHS()) == DRE)
+      return;
+    if (!guardedBetween(DRE, CallAncestors, Ctx))
+      Unguarded = DRE;
+  });
+  return Unguarded;
+}
+
+} // namespace
+
+std::optional<ShuffleSourceFinding>
+analyzeShuffleSource(const CallExpr *Call, ASTContext &Ctx, const FunctionUniformity *Analysis) {
+  std::optional<CollectiveCall> C = recogniseCollective(Call);
+  if (!C || C->Intrinsic->Kind != CollectiveKind::Shuffle || !C->Intrinsic->IsSync ||
+      C->Intrinsic->Direction == ShuffleDirection::None ||
+      C->Intrinsic->LaneOrDeltaArg == NoArgument ||
+      Call->getNumArgs() <= static_cast<unsigned>(C->Intrinsic->LaneOrDeltaArg) ||
+      !C->maskArg())
+    return std::nullopt;
+  const WarpIntrinsic &I = *C->Intrinsic;
+  unsigned Width = shuffleSegmentWidth(Call, Ctx);
+  if (Width == 0 || Width > 32 || (Width & (Width - 1)) != 0)
+    return std::nullopt; // warp-invalid-shfl-width's business
+  std::optional<llvm::SmallVector<int64_t, 8>> Offsets =
+      possibleOffsets(Call->getArg(I.LaneOrDeltaArg), Call, Ctx);
+  if (!Offsets || Offsets->empty())
+    return std::nullopt;
+
+  ShuffleSourceFinding F;
+  F.Shuffle = Call;
+  F.Intrinsic = &I;
+  F.Width = Width;
+  bool Found = false;
+  if (std::optional<uint32_t> Mask = resolveMaskConstant(C->maskArg(), Ctx)) {
+    // A zero mask and the full warp are other checks' (or no) problem.
+    if (*Mask == 0 || *Mask == ~0u)
+      return std::nullopt;
+    LaneSet Readers = LaneSet(*Mask);
+    if (Analysis && !Analysis->mayReach(Call).isEmpty())
+      Readers = Readers & Analysis->mayReach(Call);
+    // A tree reduction (down, offsets halving) leaves its result in the
+    // first lane of each segment; the other lanes' partial sums may read
+    // past the mask harmlessly (`0x0000ffff` with offsets 8, 4, 2, 1 sums
+    // lanes 0-15 correctly into lane 0).
+    if (isTreeReduction(I.Direction, *Offsets))
+      Readers = firstLanes(Readers, Width);
+    for (unsigned Lane = 0; Lane < 32 && !Found; ++Lane) {
+      if (!Readers.contains(Lane))
+        continue;
+      for (int64_t Offset : *Offsets) {
+        std::optional<unsigned> Src = sourceLane(I.Direction, Lane, Offset, Width);
+        if (Src && *Src < 32 && !LaneSet(*Mask).contains(*Src)) {
+          F.Origin = ShuffleSourceFinding::ConstantMask;
+          F.Mask = *Mask;
+          F.ReaderLane = Lane;
+          F.SourceLane = *Src;
+          F.Offset = Offset;
+          Found = true;
+          break;
+        }
+      }
+    }
+  } else if (const CallExpr *Ballot = ballotOf(C->maskArg(), Ctx)) {
+    // Unknown lanes: only the directions that read upwards or across, where
+    // any non-zero offset reaches a lane the condition may exclude. (Up
+    // shuffles under a `i < n` ballot read lanes below, which the prefix
+    // contains.)
+    std::optional<CollectiveCall> B = recogniseCollective(Ballot);
+    const Expr *Cond = B->Intrinsic->ValueArg != NoArgument &&
+                               Ballot->getNumArgs() > static_cast<unsigned>(B->Intrinsic->ValueArg)
+                           ? Ballot->getArg(B->Intrinsic->ValueArg)
+                           : nullptr;
+    if (!Cond || !Analysis || !Analysis->isThreadVarying(Cond))
+      return std::nullopt;
+    if (I.Direction != ShuffleDirection::Down && I.Direction != ShuffleDirection::Xor)
+      return std::nullopt;
+    for (int64_t Offset : *Offsets)
+      if (Offset > 0 && Offset < Width) {
+        F.Origin = ShuffleSourceFinding::BallotMask;
+        F.Ballot = Ballot;
+        F.BallotCondition = Cond;
+        F.Offset = Offset;
+        Found = true;
+        break;
+      }
+  }
+  if (!Found)
+    return std::nullopt;
+  F.Use = unguardedUse(Call, Ctx);
+  if (!F.Use)
+    return std::nullopt;
+  return F;
+}
+
+} // namespace warp_tidy
