@@ -38,6 +38,15 @@ __global__ void ballotButterfly(const float *in, float *out) {
   }
 }
 
+// Part of the second warp: lanes 16-31 are outside the mask.
+__global__ void partialWarpBallot(int *out, int v) {
+  const unsigned mask = __ballot_sync(FULL, threadIdx.x < 48);
+  if (threadIdx.x < 48)
+    out[threadIdx.x] = __shfl_down_sync(mask, v, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: __shfl_down_sync reads lane + 1, but its mask holds only the lanes where 'threadIdx.x < 48' was true{{.*}}[warp-shfl-source-outside-mask]
+    // CHECK-MESSAGES: :[[@LINE-4]]:25: note: the mask comes from this ballot: the lanes where 'threadIdx.x < 48' is true
+}
+
 // Constant masks: offsets that leave the mask.
 __global__ void halfWarp(int *out, int v) {
   const int lane = threadIdx.x & 31;
@@ -99,11 +108,15 @@ __global__ void guardedUse(const int *in, int n, int *sums) {
   }
 }
 
-// A warp-uniform ballot condition: the mask is all lanes or none.
+// A warp-uniform ballot condition: the mask is all lanes or none. (With
+// warp-aligned blocks `threadIdx.x < 64` selects whole warps; `< 48` does not.)
 __global__ void uniformBallot(int *out, int v) {
   const unsigned mask = __ballot_sync(FULL, v > 0);
   if (v > 0)
     out[threadIdx.x] = __shfl_down_sync(mask, v, 1);
+  const unsigned firstTwoWarps = __ballot_sync(FULL, threadIdx.x < 64);
+  if (threadIdx.x < 64)
+    out[threadIdx.x] += __shfl_down_sync(firstTwoWarps, v, 1);
 }
 
 // Constant masks whose readers stay inside: a 16-lane tree reduction (its
