@@ -40,6 +40,7 @@ void MissingArchGuardCheck::registerPPCallbacks(const SourceManager &, Preproces
   Functions.clear();
   Ctx = nullptr;
   DeviceCompile = PP->getLangOpts().CUDAIsDevice;
+  Preproc = PP;
   PP->addPPCallbacks(makeArchGuardRecorder(*PP, Map, MinimumArch));
 }
 
@@ -75,6 +76,8 @@ void MissingArchGuardCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void MissingArchGuardCheck::onEndOfTranslationUnit() {
+  if (Map && Preproc)
+    Map->readTargets(*Preproc, MinimumArch);
   // The host pass (clangd, --cuda-host-only) compiles no device code.
   if (!Ctx || !Map || !DeviceCompile || Map->Archs.empty()) {
     Map.reset();

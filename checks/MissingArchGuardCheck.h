@@ -46,6 +46,7 @@ private:
 
   std::string MinimumArchText;
   unsigned MinimumArch;
+  const clang::Preprocessor *Preproc = nullptr; ///< Of the current TU.
   bool DeviceCompile = false;
   std::shared_ptr<ArchGuardMap> Map;
   clang::ASTContext *Ctx = nullptr;

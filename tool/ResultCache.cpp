@@ -91,7 +91,7 @@ bool stampsFromJson(const json::Value &V, std::vector<FileStamp> &Out) {
   return true;
 }
 
-std::optional<uint64_t> parseCacheSize(StringRef Text) {
+std::optional<uint64_t> parseByteSize(StringRef Text) {
   Text = Text.trim();
   uint64_t Unit = 1024 * 1024;
   if (!Text.empty()) {

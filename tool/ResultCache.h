@@ -47,8 +47,9 @@ bool stampsFromJson(const llvm::json::Value &V, std::vector<FileStamp> &Out);
 /// Hex digest of the concatenation of \p Parts (each length-prefixed).
 std::string hashParts(llvm::ArrayRef<std::string> Parts);
 
-/// Parses a size such as 512, 512M, 2G, 100K (no suffix: MiB).
-std::optional<uint64_t> parseCacheSize(llvm::StringRef Text);
+/// Parses a size such as 512, 512M, 2G, 100K (no suffix: MiB); used by
+/// --cache-size and --max-file-size.
+std::optional<uint64_t> parseByteSize(llvm::StringRef Text);
 
 /// The default cache directory: $XDG_CACHE_HOME/warp-tidy or
 /// ~/.cache/warp-tidy (empty if neither can be determined).

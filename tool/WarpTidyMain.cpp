@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArchShims.h"
 #include "CudaInstallation.h"
 #include "DiagnosticsSerialization.h"
 #include "InputFiles.h"
@@ -159,6 +160,12 @@ cl::opt<std::string> CacheSize(
     cl::desc("Size bound of the cache directory, e.g. 512M or 2G (default 512M); "
              "the least recently used entries are evicted."),
     cl::init("512M"), cl::cat(Category));
+cl::opt<std::string> MaxFileSize(
+    "max-file-size",
+    cl::desc("Refuse input files larger than this, e.g. 64M or 1G (default 64M; 0: no "
+             "limit). Parsing a file costs time and memory in proportion to its "
+             "size; a generated file of hundreds of MiB would run for minutes."),
+    cl::init("64M"), cl::cat(Category));
 cl::opt<std::string> SarifHelpBase(
     "sarif-help-base",
     cl::desc("Base URL of the check pages for SARIF helpUri (<base><check without "
@@ -465,22 +472,48 @@ std::string readFileOrEmpty(StringRef Path) {
 // Editors run clangd on the project's compile_commands.json, which for CMake
 // + nvcc is unusable by clang. The translated database fixes that for
 // warp-clangd (and plain clangd) users.
+/// 1.5 MiB, 12 KiB, 300 bytes: sizes in messages.
+std::string humanSize(uint64_t Bytes) {
+  if (Bytes >= (1ull << 20))
+    return formatv("{0:F1} MiB", double(Bytes) / (1ull << 20)).str();
+  if (Bytes >= 1024)
+    return formatv("{0:F1} KiB", double(Bytes) / 1024).str();
+  return std::to_string(Bytes) + " bytes";
+}
+
 int writeCompileCommands(const warp_tidy::WarpCompilationDatabase &Database,
                          ArrayRef<std::string> Files, StringRef Dir) {
+  if (std::error_code EC = sys::fs::create_directories(Dir)) {
+    error("cannot create '" + Dir + "': " + EC.message());
+    return ExitToolError;
+  }
+  // The commands force-include the arch-shims header, which a warp-tidy run
+  // keeps in the temporary directory. An exported database outlives that
+  // (clangd reads it after a reboot), so it gets its own copy, next to it.
+  SmallString<256> Shims(Dir);
+  sys::fs::make_absolute(Shims);
+  sys::path::append(Shims, "warp-tidy-arch-shims.h");
+  sys::path::remove_dots(Shims, /*remove_dot_dot=*/true);
+  std::string TempShims = warp_tidy::archShimsPath();
+  if (!TempShims.empty()) {
+    if (Error E = writeToOutput(Shims, [&](raw_ostream &OS) {
+          OS << warp_tidy::archShimsText();
+          return Error::success();
+        })) {
+      error("cannot write '" + Shims + "': " + toString(std::move(E)));
+      return ExitToolError;
+    }
+  }
   json::Array Entries;
   for (const std::string &F : Files)
     for (const clang::tooling::CompileCommand &C : Database.getCompileCommands(F)) {
       json::Array Arguments;
       for (const std::string &A : C.CommandLine)
-        Arguments.push_back(A);
+        Arguments.push_back(!TempShims.empty() && A == TempShims ? std::string(Shims) : A);
       Entries.push_back(json::Object{{"directory", C.Directory},
                                      {"file", C.Filename},
                                      {"arguments", std::move(Arguments)}});
     }
-  if (std::error_code EC = sys::fs::create_directories(Dir)) {
-    error("cannot create '" + Dir + "': " + EC.message());
-    return ExitToolError;
-  }
   SmallString<256> Path(Dir);
   sys::path::append(Path, "compile_commands.json");
   // Written through a temporary file and renamed: a reader never sees half.
@@ -569,9 +602,14 @@ int main(int argc, const char **argv) {
     error("invalid --shard '" + Shard + "': expected i/N with 1 <= i <= N");
     return ExitToolError;
   }
-  std::optional<uint64_t> CacheBytes = warp_tidy::parseCacheSize(CacheSize);
+  std::optional<uint64_t> CacheBytes = warp_tidy::parseByteSize(CacheSize);
   if (!CacheBytes) {
     error("invalid --cache-size '" + CacheSize + "': expected e.g. 512M or 2G");
+    return ExitToolError;
+  }
+  std::optional<uint64_t> MaxFileBytes = warp_tidy::parseByteSize(MaxFileSize);
+  if (!MaxFileBytes) {
+    error("invalid --max-file-size '" + MaxFileSize + "': expected e.g. 64M or 1G, or 0");
     return ExitToolError;
   }
   auto StartTime = std::chrono::steady_clock::now();
@@ -587,6 +625,17 @@ int main(int argc, const char **argv) {
   warp_tidy::ExpandedInputs Expanded;
   if (!Worker) {
     Expanded = warp_tidy::expandInputs(Inputs);
+    if (*MaxFileBytes)
+      for (const std::string &File : Expanded.Files) {
+        uint64_t Size = 0;
+        if (!sys::fs::file_size(File, Size) && Size > *MaxFileBytes)
+          Expanded.Errors.push_back(
+              formatv("'{0}' is {1}, larger than --max-file-size ({2}): not analysed; "
+                      "pass --max-file-size=0 (no limit) or a larger size to analyse it "
+                      "anyway",
+                      File, humanSize(Size), humanSize(*MaxFileBytes))
+                  .str());
+      }
     for (const std::string &Message : Expanded.Errors)
       error(Message);
     if (!Expanded.Errors.empty())

@@ -22,6 +22,16 @@ using namespace clang;
 
 namespace warp_tidy {
 
+void ArchGuardMap::readTargets(const Preprocessor &PP, unsigned MinimumArch) {
+  if (TargetsRead)
+    return;
+  TargetsRead = true;
+  Archs = targetArchs(PP, MinimumArch);
+  if (Archs.size() > 64)
+    Archs.resize(64);
+  AnalysedArch = parseMinimumArch(PP.getTargetInfo().getTargetOpts().CPU);
+}
+
 ArchMask ArchGuardMap::archsAt(SourceLocation FileLoc, const SourceManager &SM) const {
   ArchMask M{allArchs(), allArchs()};
   for (unsigned I : branchesAt(FileLoc, SM))
@@ -161,7 +171,6 @@ private:
   SourceManager &SM;
   std::shared_ptr<ArchGuardMap> Map;
   unsigned MinimumArch;
-  bool Initialised = false;
   std::vector<Open> Stack;
   llvm::DenseMap<const MacroInfo *, std::unique_ptr<CondMacro>> MacroCache;
 
@@ -171,15 +180,7 @@ private:
     return V == CVK_True;
   }
 
-  void initialise() {
-    if (Initialised)
-      return;
-    Initialised = true;
-    Map->Archs = targetArchs(PP, MinimumArch);
-    if (Map->Archs.size() > 64)
-      Map->Archs.resize(64);
-    Map->AnalysedArch = parseMinimumArch(PP.getTargetInfo().getTargetOpts().CPU);
-  }
+  void initialise() { Map->readTargets(PP, MinimumArch); }
 
   bool userCode(SourceLocation Loc) const {
     return Loc.isValid() && Loc.isFileID() && !SM.isInSystemHeader(Loc);

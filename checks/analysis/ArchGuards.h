@@ -89,6 +89,18 @@ public:
   std::vector<GuardChain> Chains;
   std::vector<TextualCall> Calls;
 
+private:
+  bool TargetsRead = false;
+
+public:
+
+  /// Reads the target list and the analysed arch from \p PP (once command
+  /// line macros are defined). The recorder does this at the first directive;
+  /// clangd replays no directive of the preamble, so a main file without
+  /// `#if` gets it at the end of the translation unit instead.
+  void readTargets(const clang::Preprocessor &PP, unsigned MinimumArch);
+  bool hasTargets() const { return TargetsRead; }
+
   uint64_t allArchs() const {
     return Archs.size() >= 64 ? ~0ull : ((1ull << Archs.size()) - 1);
   }
