@@ -30,6 +30,12 @@ void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
                optionally(forCallable(functionDecl().bind("fn"))))
           .bind("call"),
       this);
+  // Helpers that shuffle with a mask parameter (`warpReduceSum(mask, v)`).
+  Finder->addMatcher(callExpr(callee(functionDecl(hasBody(stmt()))),
+                              unless(isExpansionInSystemHeader()),
+                              optionally(forCallable(functionDecl().bind("fn"))))
+                         .bind("helperCall"),
+                     this);
 }
 
 /// How the shuffle reaches its source lane, for the message.
@@ -59,8 +65,37 @@ static std::string spelling(const Expr *E, const ASTContext &Ctx) {
   return Text.empty() || Text.size() > 60 ? std::string("cond") : Text.str();
 }
 
+void ShflSourceOutsideMaskCheck::reportHelper(const ShuffleSourceFinding &F,
+                                              SourceLocation Loc, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (F.Origin == ShuffleSourceFinding::ConstantMask)
+    diag(Loc, "%0 shuffles with the mask %1 passed here, and its %2 reads %3, so lane %4 "
+              "reads lane %5, which is not in the mask: the value is undefined, yet lane "
+              "%4 uses it; pass a mask that holds the lanes the helper reads, or use "
+              "offsets that stay within the mask")
+        << F.Helper << hexMask(F.Mask) << F.Intrinsic->Name << readsWhat(F) << F.ReaderLane
+        << F.SourceLane << F.HelperCall->getSourceRange();
+  else
+    diag(Loc, "%0 shuffles with the mask passed here, which holds only the lanes where "
+              "'%1' was true, and its %2 reads %3: when fewer than 32 lanes take part, "
+              "the lanes near the top of the mask read lanes outside it, get undefined "
+              "values and use them; let every lane call it under the full mask (the "
+              "others with a neutral value), or guard the use of each shuffled value "
+              "with the source lane's bit of the mask")
+        << F.Helper << spelling(F.BallotCondition, Ctx) << F.Intrinsic->Name << readsWhat(F)
+        << F.HelperCall->getSourceRange();
+  diag(SM.getFileLoc(F.Shuffle->getBeginLoc()), "the shuffle in %0 is here",
+       DiagnosticIDs::Note)
+      << F.Helper;
+  if (F.Ballot)
+    diag(SM.getFileLoc(F.Ballot->getBeginLoc()),
+         "the mask comes from this ballot: the lanes where '%0' is true", DiagnosticIDs::Note)
+        << spelling(F.BallotCondition, Ctx);
+}
+
 void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
+  const auto *HelperCall = Result.Nodes.getNodeAs<CallExpr>("helperCall");
+  const auto *Call = HelperCall ? HelperCall : Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   // A template's pattern has no values yet; its instantiations are judged.
   if (!Call || (Fn && Fn->isDependentContext()))
@@ -70,12 +105,23 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
   SourceLocation Loc = SM.getFileLoc(Call->getBeginLoc());
   if (Reported.contains(Loc))
     return;
-  const FunctionUniformity *Analysis =
-      Fn ? WarpAnalysisCache::get(Ctx, Uniformity).analysis(Fn) : nullptr;
-  std::optional<ShuffleSourceFinding> F = analyzeShuffleSource(Call, Ctx, Analysis);
+  WarpAnalysisCache &Cache = WarpAnalysisCache::get(Ctx, Uniformity);
+  // Most calls are not helpers with a mask parameter: only functions that
+  // contain a collective are looked into.
+  if (HelperCall && (!HelperCall->getDirectCallee() ||
+                     !Cache.containsCollective(HelperCall->getDirectCallee())))
+    return;
+  const FunctionUniformity *Analysis = Fn ? Cache.analysis(Fn) : nullptr;
+  std::optional<ShuffleSourceFinding> F =
+      HelperCall ? analyzeHelperShuffleSource(HelperCall, Ctx, Analysis, Cache)
+                 : analyzeShuffleSource(Call, Ctx, Analysis);
   if (!F)
     return;
   Reported.insert(Loc);
+  if (F->Helper) {
+    reportHelper(*F, Loc, Ctx);
+    return;
+  }
   if (F->Origin == ShuffleSourceFinding::ConstantMask) {
     diag(Loc, "%0 reads %1, so lane %2 reads lane %3, which is not in the mask %4: a "
               "lane outside the mask does not take part and the value it returns is "

@@ -14,6 +14,7 @@
 #ifndef WARP_TIDY_SHFLSOURCEOUTSIDEMASKCHECK_H
 #define WARP_TIDY_SHFLSOURCEOUTSIDEMASKCHECK_H
 
+#include "analysis/ShuffleSources.h"
 #include "analysis/Uniformity.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
@@ -32,6 +33,9 @@ public:
   void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
+  void reportHelper(const ShuffleSourceFinding &F, clang::SourceLocation Loc,
+                    clang::ASTContext &Ctx);
+
   UniformityOptions Uniformity;
   llvm::DenseSet<clang::SourceLocation> Reported;
 };

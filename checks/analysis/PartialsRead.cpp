@@ -82,6 +82,18 @@ const Expr *dividendByWarp(const Expr *E, const ASTContext &Ctx,
   return nullptr;
 }
 
+/// `BLOCK / 32`, `BLOCK >> 5`, `BLOCK / warpSize`, or a write-once variable
+/// holding one: a count of warps however it folds.
+bool writtenAsWarpCount(const Expr *E, ASTContext &Ctx) {
+  E = stripValue(E);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const Expr *Init = singleAssignmentInit(Var, Ctx))
+        E = stripValue(Init);
+  PartialsFinding::FloorSpelling Ignored;
+  return E && dividendByWarp(E, Ctx, &Ignored);
+}
+
 Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool InPlace) {
   Bound B;
   B.Written = E;
@@ -441,7 +453,11 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
         FloorStore = B;
         return;
       case BoundKind::Const:
-        // `threadIdx.x < 32` picks warp 0; it does not bound by warps.
+        // `threadIdx.x < 32` picks warp 0; it does not bound by warps. But
+        // `BLOCK / warpSize` that folds to 32 (the 1024-thread instance of a
+        // templated kernel) is still the number of warps.
+        if (B.Value == 32 && writtenAsWarpCount(Limit, Ctx))
+          Accepted = true;
         if (B.Value >= 32)
           return;
         if ((F.ArraySize && B.Value > static_cast<int64_t>(F.ArraySize)) ||

@@ -12,6 +12,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -24,10 +25,32 @@ namespace {
 /// runs longer is not a warp-offset loop.
 constexpr unsigned MaxLoopSteps = 64;
 
-std::optional<int64_t> constantOrWarpSize(const Expr *E, const ASTContext &Ctx) {
+/// A constant, with `warpSize` taken as 32 (also inside arithmetic such as
+/// `warpSize / 2`, which the language itself cannot fold).
+std::optional<int64_t> constantOrWarpSize(const Expr *E, const ASTContext &Ctx,
+                                          unsigned Depth = 0) {
+  if (!E || Depth > 8)
+    return std::nullopt;
   if (isWarpSizeValue(E, Ctx))
     return 32;
-  return integerConstant(E, Ctx);
+  if (std::optional<int64_t> K = integerConstant(E, Ctx))
+    return K;
+  const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!B)
+    return std::nullopt;
+  std::optional<int64_t> L = constantOrWarpSize(B->getLHS(), Ctx, Depth + 1);
+  std::optional<int64_t> R = constantOrWarpSize(B->getRHS(), Ctx, Depth + 1);
+  if (!L || !R)
+    return std::nullopt;
+  switch (B->getOpcode()) {
+  case BO_Add: return *L + *R;
+  case BO_Sub: return *L - *R;
+  case BO_Mul: return *L * *R;
+  case BO_Div: return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
+  case BO_Shr: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
+  case BO_Shl: return *R >= 0 && *R < 32 ? std::optional<int64_t>(*L << *R) : std::nullopt;
+  default: return std::nullopt;
+  }
 }
 
 const VarDecl *referencedVar(const Expr *E) {
@@ -312,17 +335,46 @@ const Expr *unguardedUse(const CallExpr *Call, ASTContext &Ctx) {
   return Unguarded;
 }
 
-} // namespace
+/// What is known about the lanes of a shuffle's mask.
+struct MaskLanes {
+  std::optional<uint32_t> Constant;          ///< The mask's value, when constant.
+  const CallExpr *Ballot = nullptr;          ///< Or the ballot that computed it...
+  const Expr *BallotCondition = nullptr;     ///< ...over this thread-varying condition.
+};
 
-std::optional<ShuffleSourceFinding>
-analyzeShuffleSource(const CallExpr *Call, ASTContext &Ctx, const FunctionUniformity *Analysis) {
-  std::optional<CollectiveCall> C = recogniseCollective(Call);
-  if (!C || C->Intrinsic->Kind != CollectiveKind::Shuffle || !C->Intrinsic->IsSync ||
-      C->Intrinsic->Direction == ShuffleDirection::None ||
-      C->Intrinsic->LaneOrDeltaArg == NoArgument ||
-      Call->getNumArgs() <= static_cast<unsigned>(C->Intrinsic->LaneOrDeltaArg) ||
-      !C->maskArg())
+/// The mask \p Mask as known where it is evaluated (\p Analysis: the
+/// function evaluating it); nothing when neither constant nor a ballot.
+std::optional<MaskLanes> classifyMask(const Expr *Mask, ASTContext &Ctx,
+                                      const FunctionUniformity *Analysis) {
+  MaskLanes M;
+  if (std::optional<uint32_t> Bits = resolveMaskConstant(Mask, Ctx)) {
+    // A zero mask and the full warp are other checks' (or no) problem.
+    if (*Bits == 0 || *Bits == ~0u)
+      return std::nullopt;
+    M.Constant = *Bits;
+    return M;
+  }
+  const CallExpr *Ballot = ballotOf(Mask, Ctx);
+  if (!Ballot)
     return std::nullopt;
+  std::optional<CollectiveCall> B = recogniseCollective(Ballot);
+  int ValueArg = B->Intrinsic->ValueArg;
+  const Expr *Cond = ValueArg != NoArgument && Ballot->getNumArgs() > static_cast<unsigned>(ValueArg)
+                         ? Ballot->getArg(ValueArg)
+                         : nullptr;
+  // A warp-uniform condition gives all lanes or none.
+  if (!Cond || !Analysis || !Analysis->isThreadVarying(Cond))
+    return std::nullopt;
+  M.Ballot = Ballot;
+  M.BallotCondition = Cond;
+  return M;
+}
+
+/// Judges \p Call, a shuffle, against mask lanes \p M; \p Readers are the
+/// lanes that may execute it (for constant masks).
+std::optional<ShuffleSourceFinding> judge(const CallExpr *Call, const MaskLanes &M,
+                                          LaneSet Readers, ASTContext &Ctx) {
+  std::optional<CollectiveCall> C = recogniseCollective(Call);
   const WarpIntrinsic &I = *C->Intrinsic;
   unsigned Width = shuffleSegmentWidth(Call, Ctx);
   if (Width == 0 || Width > 32 || (Width & (Width - 1)) != 0)
@@ -337,13 +389,9 @@ analyzeShuffleSource(const CallExpr *Call, ASTContext &Ctx, const FunctionUnifor
   F.Intrinsic = &I;
   F.Width = Width;
   bool Found = false;
-  if (std::optional<uint32_t> Mask = resolveMaskConstant(C->maskArg(), Ctx)) {
-    // A zero mask and the full warp are other checks' (or no) problem.
-    if (*Mask == 0 || *Mask == ~0u)
-      return std::nullopt;
-    LaneSet Readers = LaneSet(*Mask);
-    if (Analysis && !Analysis->mayReach(Call).isEmpty())
-      Readers = Readers & Analysis->mayReach(Call);
+  if (M.Constant) {
+    LaneSet Mask(*M.Constant);
+    Readers = Readers & Mask;
     // A tree reduction (down, offsets halving) leaves its result in the
     // first lane of each segment; the other lanes' partial sums may read
     // past the mask harmlessly (`0x0000ffff` with offsets 8, 4, 2, 1 sums
@@ -355,9 +403,9 @@ analyzeShuffleSource(const CallExpr *Call, ASTContext &Ctx, const FunctionUnifor
         continue;
       for (int64_t Offset : *Offsets) {
         std::optional<unsigned> Src = sourceLane(I.Direction, Lane, Offset, Width);
-        if (Src && *Src < 32 && !LaneSet(*Mask).contains(*Src)) {
+        if (Src && *Src < 32 && !Mask.contains(*Src)) {
           F.Origin = ShuffleSourceFinding::ConstantMask;
-          F.Mask = *Mask;
+          F.Mask = *M.Constant;
           F.ReaderLane = Lane;
           F.SourceLane = *Src;
           F.Offset = Offset;
@@ -366,25 +414,18 @@ analyzeShuffleSource(const CallExpr *Call, ASTContext &Ctx, const FunctionUnifor
         }
       }
     }
-  } else if (const CallExpr *Ballot = ballotOf(C->maskArg(), Ctx)) {
+  } else {
     // Unknown lanes: only the directions that read upwards or across, where
     // any non-zero offset reaches a lane the condition may exclude. (Up
     // shuffles under a `i < n` ballot read lanes below, which the prefix
     // contains.)
-    std::optional<CollectiveCall> B = recogniseCollective(Ballot);
-    const Expr *Cond = B->Intrinsic->ValueArg != NoArgument &&
-                               Ballot->getNumArgs() > static_cast<unsigned>(B->Intrinsic->ValueArg)
-                           ? Ballot->getArg(B->Intrinsic->ValueArg)
-                           : nullptr;
-    if (!Cond || !Analysis || !Analysis->isThreadVarying(Cond))
-      return std::nullopt;
     if (I.Direction != ShuffleDirection::Down && I.Direction != ShuffleDirection::Xor)
       return std::nullopt;
     for (int64_t Offset : *Offsets)
       if (Offset > 0 && Offset < Width) {
         F.Origin = ShuffleSourceFinding::BallotMask;
-        F.Ballot = Ballot;
-        F.BallotCondition = Cond;
+        F.Ballot = M.Ballot;
+        F.BallotCondition = M.BallotCondition;
         F.Offset = Offset;
         Found = true;
         break;
@@ -396,6 +437,73 @@ analyzeShuffleSource(const CallExpr *Call, ASTContext &Ctx, const FunctionUnifor
   if (!F.Use)
     return std::nullopt;
   return F;
+}
+
+bool isJudgedShuffle(const CallExpr *Call, std::optional<CollectiveCall> &C) {
+  C = recogniseCollective(Call);
+  return C && C->Intrinsic->Kind == CollectiveKind::Shuffle && C->Intrinsic->IsSync &&
+         C->Intrinsic->Direction != ShuffleDirection::None &&
+         C->Intrinsic->LaneOrDeltaArg != NoArgument &&
+         Call->getNumArgs() > static_cast<unsigned>(C->Intrinsic->LaneOrDeltaArg) &&
+         C->maskArg();
+}
+
+LaneSet mayReachOrAll(const FunctionUniformity *Analysis, const Stmt *S) {
+  if (!Analysis)
+    return LaneSet::all();
+  LaneSet May = Analysis->mayReach(S);
+  return May.isEmpty() ? LaneSet::all() : May;
+}
+
+} // namespace
+
+std::optional<ShuffleSourceFinding>
+analyzeShuffleSource(const CallExpr *Call, ASTContext &Ctx, const FunctionUniformity *Analysis) {
+  std::optional<CollectiveCall> C;
+  if (!isJudgedShuffle(Call, C))
+    return std::nullopt;
+  std::optional<MaskLanes> M = classifyMask(C->maskArg(), Ctx, Analysis);
+  if (!M)
+    return std::nullopt;
+  return judge(Call, *M, mayReachOrAll(Analysis, Call), Ctx);
+}
+
+std::optional<ShuffleSourceFinding>
+analyzeHelperShuffleSource(const CallExpr *Call, ASTContext &Ctx,
+                           const FunctionUniformity *CallerAnalysis,
+                           WarpAnalysisCache &Cache) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Helper = Callee ? Callee->getDefinition() : nullptr;
+  if (!Helper || !Helper->getBody() || Helper->isDependentContext() ||
+      Ctx.getSourceManager().isInSystemHeader(Helper->getLocation()) ||
+      recogniseCollective(Call))
+    return std::nullopt;
+  std::optional<ShuffleSourceFinding> Result;
+  forEachStmt(Helper->getBody(), [&](const Stmt *S) {
+    const auto *Shuffle = dyn_cast<CallExpr>(S);
+    std::optional<CollectiveCall> C;
+    if (Result || !Shuffle || !isJudgedShuffle(Shuffle, C))
+      return;
+    // The helper's mask must be one of its parameters, never reassigned.
+    const auto *Param = dyn_cast_or_null<ParmVarDecl>(referencedVar(C->maskArg()));
+    if (!Param || Param->getDeclContext() != Helper ||
+        !isNeverWrittenIn(Param, Helper->getBody()))
+      return;
+    unsigned Index = Param->getFunctionScopeIndex();
+    if (Index >= Call->getNumArgs())
+      return;
+    std::optional<MaskLanes> M = classifyMask(Call->getArg(Index), Ctx, CallerAnalysis);
+    if (!M)
+      return;
+    LaneSet Readers = mayReachOrAll(CallerAnalysis, Call) &
+                      mayReachOrAll(Cache.analysis(Helper), Shuffle);
+    Result = judge(Shuffle, *M, Readers, Ctx);
+    if (Result) {
+      Result->Helper = Helper;
+      Result->HelperCall = Call;
+    }
+  });
+  return Result;
 }
 
 } // namespace warp_tidy

@@ -35,6 +35,7 @@ namespace clang {
 class ASTContext;
 class CallExpr;
 class Expr;
+class FunctionDecl;
 } // namespace clang
 
 namespace warp_tidy {
@@ -59,6 +60,10 @@ struct ShuffleSourceFinding {
   unsigned Width = 32;
   /// Where the value is used without a guard.
   const clang::Expr *Use = nullptr;
+  /// Set when the shuffle is in a helper that takes the mask as a parameter:
+  /// the helper, and the call that passes the mask.
+  const clang::FunctionDecl *Helper = nullptr;
+  const clang::CallExpr *HelperCall = nullptr;
 };
 
 /// Analyses one `__shfl*_sync` call. \p Analysis is the uniformity analysis of
@@ -67,6 +72,17 @@ struct ShuffleSourceFinding {
 std::optional<ShuffleSourceFinding>
 analyzeShuffleSource(const clang::CallExpr *Call, clang::ASTContext &Ctx,
                      const FunctionUniformity *Analysis);
+
+class WarpAnalysisCache;
+
+/// Analyses a call of a helper whose shuffle takes its mask from a parameter
+/// (`warpReduceSum(mask, v)` with `__shfl_down_sync(mask, v, offset)` inside):
+/// the argument is judged where it is passed (\p CallerAnalysis), the shuffle
+/// where it runs. One level deep.
+std::optional<ShuffleSourceFinding>
+analyzeHelperShuffleSource(const clang::CallExpr *Call, clang::ASTContext &Ctx,
+                           const FunctionUniformity *CallerAnalysis,
+                           WarpAnalysisCache &Cache);
 
 } // namespace warp_tidy
 

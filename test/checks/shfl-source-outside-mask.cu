@@ -77,6 +77,44 @@ template <unsigned Mask> __global__ void templated(int *out, int v) {
 template __global__ void templated<0x0000ffffu>(int *, int);
 template __global__ void templated<0x000000ffu>(int *, int);
 
+// Through a helper that takes the mask as a parameter, as in cuda-samples'
+// reduction_kernel.cu (reduce7): reported where the mask is passed.
+template <class T> __device__ T warpReduceSum(unsigned mask, T sum) {
+  for (int offset = warpSize / 2; offset > 0; offset /= 2)
+    sum += __shfl_down_sync(mask, sum, offset);
+  return sum;
+}
+template <unsigned BlockSize> __global__ void reduce7(const float *in, float *out) {
+  __shared__ float partial[32];
+  const unsigned tid = threadIdx.x;
+  float sum = warpReduceSum(0xffffffffu, in[blockIdx.x * BlockSize + tid]);
+  if (tid % 32 == 0)
+    partial[tid / 32] = sum;
+  __syncthreads();
+  const unsigned warps = BlockSize / warpSize;
+  const unsigned active = __ballot_sync(0xffffffffu, tid < warps);
+  if (tid < warps) {
+    sum = warpReduceSum(active, partial[tid]);
+    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 'warpReduceSum<float>' shuffles with the mask passed here, which holds only the lanes where 'tid < warps' was true, and its __shfl_down_sync reads lane + 16: when fewer than 32 lanes take part, the lanes near the top of the mask read lanes outside it, get undefined values and use them; let every lane call it under the full mask (the others with a neutral value), or guard the use of each shuffled value with the source lane's bit of the mask [warp-shfl-source-outside-mask]
+    // CHECK-MESSAGES: :[[@LINE-15]]:12: note: the shuffle in 'warpReduceSum<float>' is here
+    // CHECK-MESSAGES: :[[@LINE-5]]:27: note: the mask comes from this ballot: the lanes where 'tid < warps' is true
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sum;
+}
+template __global__ void reduce7<256>(const float *, float *);
+
+__device__ int addHalf(unsigned mask, int v) { return v + __shfl_xor_sync(mask, v, 16); }
+__global__ void helperConstantMask(int *out, int v) {
+  if ((threadIdx.x & 31) < 16)
+    out[0] = addHalf(0x0000ffffu, v);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'addHalf' shuffles with the mask 0x0000ffff passed here, and its __shfl_xor_sync reads lane ^ 16, so lane 0 reads lane 16, which is not in the mask: the value is undefined, yet lane 0 uses it; pass a mask that holds the lanes the helper reads, or use offsets that stay within the mask [warp-shfl-source-outside-mask]
+    // CHECK-MESSAGES: :[[@LINE-5]]:59: note: the shuffle in 'addHalf' is here
+  // The full warp, and a whole-warp ballot (1024 threads: 32 partials).
+  out[1] = addHalf(0xffffffffu, v);
+}
+template __global__ void reduce7<1024>(const float *, float *);
+
 // --- Must stay silent ------------------------------------------------------
 
 // Every lane takes part with a neutral value under the full mask.

@@ -268,3 +268,23 @@ __global__ void notPartials(const int *in, int *out) {
     out[blockIdx.x] = total;
   }
 }
+
+// A templated block size: `BlockSize / warpSize` is the number of warps even
+// where it folds to 32 (the 1024-thread instance), unlike a literal 32.
+template <unsigned BlockSize> __global__ void templatedBlockSize(float *out) {
+  __shared__ float partial[32];
+  const unsigned tid = threadIdx.x;
+  if (tid % 32 == 0)
+    partial[tid / 32] = 1.0f;
+  __syncthreads();
+  const unsigned warps = BlockSize / warpSize;
+  if (tid < 32) {
+    float v = tid < warps ? partial[tid] : 0.0f;
+    for (int offset = 16; offset > 0; offset /= 2)
+      v += __shfl_down_sync(0xffffffffu, v, offset);
+    if (tid == 0)
+      out[blockIdx.x] = v;
+  }
+}
+template __global__ void templatedBlockSize<64>(float *);
+template __global__ void templatedBlockSize<1024>(float *);
