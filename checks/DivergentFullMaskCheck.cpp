@@ -13,7 +13,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "DivergentFullMaskCheck.h"
-#include "UniformityCheckOptions.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
 #include "clang/AST/ASTContext.h"
@@ -33,14 +32,13 @@ namespace warp_tidy {
 
 DivergentFullMaskCheck::DivergentFullMaskCheck(llvm::StringRef Name,
                                                tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context) {
-  Uniformity = readUniformityOptions(Options);
+    : UniformityCheck(Name, Context) {
   SchedulingOption =
       Options.get("IndependentThreadScheduling", "auto").str();
 }
 
 void DivergentFullMaskCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
-  storeUniformityOptions(Options, Opts, Uniformity);
+  UniformityCheck::storeOptions(Opts);
   Options.store(Opts, "IndependentThreadScheduling", SchedulingOption);
 }
 

@@ -15,18 +15,15 @@
 #define WARP_TIDY_DIVERGENTFULLMASKCHECK_H
 
 #include "analysis/Uniformity.h"
-#include "clang-tidy/ClangTidyCheck.h"
+#include "UniformityCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include <optional>
 
 namespace warp_tidy {
 
-class DivergentFullMaskCheck : public clang::tidy::ClangTidyCheck {
+class DivergentFullMaskCheck : public UniformityCheck {
 public:
   DivergentFullMaskCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
   void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
                            clang::Preprocessor *ModuleExpanderPP) override {
@@ -45,7 +42,6 @@ private:
                        const FunctionUniformity &Analysis, clang::ASTContext &Ctx);
   void reportEarlyExit(const CollectiveSite &Site, LaneSet Missing, clang::ASTContext &Ctx);
 
-  UniformityOptions Uniformity;
   /// "sm_70 or newer everywhere": the Volta+ pattern is valid only then.
   /// Empty means "derive from the compile"; set by the option to force it.
   std::optional<bool> IndependentScheduling;

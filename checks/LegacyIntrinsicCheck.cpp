@@ -1,7 +1,6 @@
 //===--- LegacyIntrinsicCheck.cpp - warp-legacy-intrinsic -----------------===//
 
 #include "LegacyIntrinsicCheck.h"
-#include "UniformityCheckOptions.h"
 #include "analysis/CollectiveCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -13,14 +12,6 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 static constexpr llvm::StringLiteral FullMask = "0xffffffff";
-
-LegacyIntrinsicCheck::LegacyIntrinsicCheck(llvm::StringRef Name,
-                                           tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), Uniformity(readUniformityOptions(Options)) {}
-
-void LegacyIntrinsicCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
-  storeUniformityOptions(Options, Opts, Uniformity);
-}
 
 static std::vector<StringRef> legacyNames() {
   std::vector<StringRef> Names;

@@ -20,19 +20,15 @@
 #define WARP_TIDY_LEGACYINTRINSICCHECK_H
 
 #include "analysis/Uniformity.h"
-#include "clang-tidy/ClangTidyCheck.h"
+#include "UniformityCheck.h"
 #include "llvm/ADT/MapVector.h"
 #include <vector>
 
 namespace warp_tidy {
 
-class LegacyIntrinsicCheck : public clang::tidy::ClangTidyCheck {
+class LegacyIntrinsicCheck : public UniformityCheck {
 public:
-  LegacyIntrinsicCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
-  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  using UniformityCheck::UniformityCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override { Sites.clear(); }
@@ -54,7 +50,6 @@ private:
   bool reachedByWholeWarp(const clang::CallExpr *Call, const clang::FunctionDecl *Fn,
                           clang::ASTContext &Ctx);
 
-  UniformityOptions Uniformity;
   llvm::MapVector<clang::SourceLocation, LegacySite> Sites;
 };
 

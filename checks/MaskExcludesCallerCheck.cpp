@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaskExcludesCallerCheck.h"
-#include "UniformityCheckOptions.h"
 #include "analysis/CollectiveCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -18,16 +17,6 @@ using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace warp_tidy {
-
-MaskExcludesCallerCheck::MaskExcludesCallerCheck(llvm::StringRef Name,
-                                                 tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context) {
-  Uniformity = readUniformityOptions(Options);
-}
-
-void MaskExcludesCallerCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
-  storeUniformityOptions(Options, Opts, Uniformity);
-}
 
 void MaskExcludesCallerCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))

@@ -14,24 +14,19 @@
 #define WARP_TIDY_MASKEXCLUDESCALLERCHECK_H
 
 #include "analysis/Uniformity.h"
-#include "clang-tidy/ClangTidyCheck.h"
+#include "UniformityCheck.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
 
-class MaskExcludesCallerCheck : public clang::tidy::ClangTidyCheck {
+class MaskExcludesCallerCheck : public UniformityCheck {
 public:
-  MaskExcludesCallerCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
-  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  using UniformityCheck::UniformityCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
-  UniformityOptions Uniformity;
   llvm::DenseSet<clang::SourceLocation> Reported;
 };
 

@@ -1,7 +1,6 @@
 //===--- ShflSourceOutsideMaskCheck.cpp - warp-shfl-source-outside-mask ---===//
 
 #include "ShflSourceOutsideMaskCheck.h"
-#include "UniformityCheckOptions.h"
 #include "analysis/ShuffleSources.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -13,14 +12,6 @@ using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace warp_tidy {
-
-ShflSourceOutsideMaskCheck::ShflSourceOutsideMaskCheck(llvm::StringRef Name,
-                                                       tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), Uniformity(readUniformityOptions(Options)) {}
-
-void ShflSourceOutsideMaskCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
-  storeUniformityOptions(Options, Opts, Uniformity);
-}
 
 void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(

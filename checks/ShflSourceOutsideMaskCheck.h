@@ -16,18 +16,14 @@
 
 #include "analysis/ShuffleSources.h"
 #include "analysis/Uniformity.h"
-#include "clang-tidy/ClangTidyCheck.h"
+#include "UniformityCheck.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
 
-class ShflSourceOutsideMaskCheck : public clang::tidy::ClangTidyCheck {
+class ShflSourceOutsideMaskCheck : public UniformityCheck {
 public:
-  ShflSourceOutsideMaskCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
-  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  using UniformityCheck::UniformityCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override { Reported.clear(); }
@@ -36,7 +32,6 @@ private:
   void reportHelper(const ShuffleSourceFinding &F, clang::SourceLocation Loc,
                     clang::ASTContext &Ctx);
 
-  UniformityOptions Uniformity;
   llvm::DenseSet<clang::SourceLocation> Reported;
 };
 

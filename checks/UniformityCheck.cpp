@@ -1,0 +1,24 @@
+//===--- UniformityCheck.cpp - Base of the checks on the uniformity analysis =//
+
+#include "UniformityCheck.h"
+
+namespace warp_tidy {
+
+// String options: the bool overloads of OptionsView are not usable from this
+// out-of-tree build (their mangling differs from Debian's archive).
+static bool parseBool(llvm::StringRef Value) {
+  return !Value.equals_insensitive("false") && Value != "0";
+}
+
+UniformityCheck::UniformityCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context) {
+  Uniformity.AssumeWarpAlignedBlocks =
+      parseBool(Options.getLocalOrGlobal("AssumeWarpAlignedBlocks", "true"));
+}
+
+void UniformityCheck::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "AssumeWarpAlignedBlocks",
+                Uniformity.AssumeWarpAlignedBlocks ? "true" : "false");
+}
+
+} // namespace warp_tidy

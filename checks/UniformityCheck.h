@@ -1,0 +1,34 @@
+//===--- UniformityCheck.h - Base of the checks on the uniformity analysis ===//
+//
+// The checks that stand on the uniformity analysis share its options, so a
+// project sets `AssumeWarpAlignedBlocks` once (globally, or per check) and
+// every such check reads it the same way, and they all run on CUDA only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_UNIFORMITYCHECK_H
+#define WARP_TIDY_UNIFORMITYCHECK_H
+
+#include "analysis/Uniformity.h"
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace warp_tidy {
+
+class UniformityCheck : public clang::tidy::ClangTidyCheck {
+public:
+  UniformityCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA;
+  }
+  /// Writes the analysis options back for --dump-config; checks with options
+  /// of their own call this first.
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+
+protected:
+  /// The analysis options, read once (local value, else global).
+  UniformityOptions Uniformity;
+};
+
+} // namespace warp_tidy
+
+#endif
