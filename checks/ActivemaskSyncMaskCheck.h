@@ -12,17 +12,14 @@
 #ifndef WARP_TIDY_ACTIVEMASKSYNCMASKCHECK_H
 #define WARP_TIDY_ACTIVEMASKSYNCMASKCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "UniformityCheck.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
 
-class ActivemaskSyncMaskCheck : public clang::tidy::ClangTidyCheck {
+class ActivemaskSyncMaskCheck : public UniformityCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
+  using UniformityCheck::UniformityCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override { Reported.clear(); }

@@ -319,14 +319,9 @@ void DivergentFullMaskCheck::reportEarlyExit(const CollectiveSite &Site, LaneSet
 }
 
 void DivergentFullMaskCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || FD->isDependentContext())
-    return;
   ASTContext &Ctx = *Result.Context;
-  WarpAnalysisCache &Cache = WarpAnalysisCache::get(Ctx, Uniformity);
-  if (!Cache.containsCollective(FD))
-    return;
-  const FunctionUniformity *Analysis = Cache.analysis(FD);
+  const FunctionUniformity *Analysis =
+      collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
   if (!Analysis)
     return;
   if (getenv("WARP_TIDY_DEBUG_UNIFORMITY"))

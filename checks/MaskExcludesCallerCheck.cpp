@@ -41,14 +41,9 @@ static bool looksLikeTruncatedFullMask(const Expr *Mask, const ASTContext &Ctx) 
 }
 
 void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || FD->isDependentContext())
-    return;
   ASTContext &Ctx = *Result.Context;
-  WarpAnalysisCache &Cache = WarpAnalysisCache::get(Ctx, Uniformity);
-  if (!Cache.containsCollective(FD))
-    return;
-  const FunctionUniformity *Analysis = Cache.analysis(FD);
+  const FunctionUniformity *Analysis =
+      collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
   if (!Analysis)
     return;
   const SourceManager &SM = Ctx.getSourceManager();

@@ -96,7 +96,7 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
   SourceLocation Loc = SM.getFileLoc(Call->getBeginLoc());
   if (Reported.contains(Loc))
     return;
-  WarpAnalysisCache &Cache = WarpAnalysisCache::get(Ctx, Uniformity);
+  WarpAnalysisCache &Cache = analysisCache(Ctx);
   // Most calls are not helpers with a mask parameter: only functions that
   // contain a collective are looked into.
   if (HelperCall && (!HelperCall->getDirectCallee() ||

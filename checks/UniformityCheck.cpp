@@ -1,6 +1,7 @@
 //===--- UniformityCheck.cpp - Base of the checks on the uniformity analysis =//
 
 #include "UniformityCheck.h"
+#include "clang/AST/Decl.h"
 
 namespace warp_tidy {
 
@@ -19,6 +20,14 @@ UniformityCheck::UniformityCheck(llvm::StringRef Name, clang::tidy::ClangTidyCon
 void UniformityCheck::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AssumeWarpAlignedBlocks",
                 Uniformity.AssumeWarpAlignedBlocks ? "true" : "false");
+}
+
+const FunctionUniformity *UniformityCheck::collectiveAnalysis(const clang::FunctionDecl *FD,
+                                                              clang::ASTContext &Ctx) const {
+  if (!FD || FD->isDependentContext())
+    return nullptr;
+  WarpAnalysisCache &Cache = analysisCache(Ctx);
+  return Cache.containsCollective(FD) ? Cache.analysis(FD) : nullptr;
 }
 
 } // namespace warp_tidy

@@ -25,6 +25,15 @@ public:
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
+  /// The translation unit's analysis cache for these options.
+  WarpAnalysisCache &analysisCache(clang::ASTContext &Ctx) const {
+    return WarpAnalysisCache::get(Ctx, Uniformity);
+  }
+  /// The analysis of \p FD when it is a concrete function (not a template
+  /// pattern) that contains a warp collective; null otherwise.
+  const FunctionUniformity *collectiveAnalysis(const clang::FunctionDecl *FD,
+                                               clang::ASTContext &Ctx) const;
+
   /// The analysis options, read once (local value, else global).
   UniformityOptions Uniformity;
 };

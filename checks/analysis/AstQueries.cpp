@@ -10,6 +10,22 @@ using namespace clang;
 
 namespace warp_tidy {
 
+const Expr *stripValue(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Next))
+      Next = Cast->getSubExpr();
+    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = Temp->getSubExpr();
+    else if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Next))
+      Next = Cleanups->getSubExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
 std::optional<int64_t> integerConstant(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent() || E->isTypeDependent())
     return std::nullopt;

@@ -22,6 +22,10 @@ class Stmt;
 
 namespace warp_tidy {
 
+/// \p E without parentheses, implicit and explicit casts, temporaries and
+/// cleanups: the value as written.
+const clang::Expr *stripValue(const clang::Expr *E);
+
 /// The integer value of \p E when the language can fold it (side effects
 /// allowed, as in `f(), 4`); nullopt for dependent or runtime values.
 std::optional<int64_t> integerConstant(const clang::Expr *E, const clang::ASTContext &Ctx);

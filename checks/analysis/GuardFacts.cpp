@@ -15,20 +15,6 @@ using namespace clang;
 
 namespace warp_tidy {
 
-const Expr *stripValue(const Expr *E) {
-  while (E) {
-    const Expr *Next = E->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Next))
-      Next = Cast->getSubExpr();
-    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = Temp->getSubExpr();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
-}
-
 // A statement after which control never reaches the next statement of the
 // same block.
 static bool alwaysLeaves(const Stmt *S) {

@@ -18,6 +18,7 @@
 #ifndef WARP_TIDY_ANALYSIS_GUARDFACTS_H
 #define WARP_TIDY_ANALYSIS_GUARDFACTS_H
 
+#include "AstQueries.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -64,8 +65,6 @@ void forEachComparisonOfPredicate(const clang::Expr *E, const clang::ASTContext 
 /// member chain, constant value or structurally identical arithmetic.
 bool sameValue(const clang::Expr *A, const clang::Expr *B, const clang::ASTContext &Ctx);
 
-/// \p E without parentheses, implicit and explicit casts.
-const clang::Expr *stripValue(const clang::Expr *E);
 
 /// The parent statement of \p S. With \p ViaDecl, a declaration in between
 /// (an initialiser's VarDecl) stops the walk and is returned there; without

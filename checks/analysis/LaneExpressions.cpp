@@ -22,22 +22,6 @@ namespace warp_tidy {
 // recursive code cheap.
 static constexpr unsigned MaxDepth = 6;
 
-static const Expr *strip(const Expr *E) {
-  while (E) {
-    const Expr *Next = E->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Next))
-      Next = Cast->getSubExpr();
-    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(Next))
-      Next = Temp->getSubExpr();
-    else if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Next))
-      Next = Cleanups->getSubExpr();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
-}
-
 bool isWarpSizeValue(const Expr *E, const ASTContext &Ctx) {
   if (classifyBuiltinIndex(E) == BuiltinIndex::WarpSize)
     return true;
@@ -47,7 +31,7 @@ bool isWarpSizeValue(const Expr *E, const ASTContext &Ctx) {
 
 // `warpSize - 1` or a constant 31: the mask that keeps a lane id.
 static bool isLaneMaskValue(const Expr *E, const ASTContext &Ctx) {
-  E = strip(E);
+  E = stripValue(E);
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     if (BO->getOpcode() == BO_Sub && isWarpSizeValue(BO->getLHS(), Ctx)) {
       std::optional<int64_t> One = integerConstant(BO->getRHS(), Ctx);
@@ -244,7 +228,7 @@ static bool isWarpIndexImpl(const Expr *E, const ASTContext &Ctx, unsigned Depth
 static LaneIdKind classifyLaneIdImpl(const Expr *E, const ASTContext &Ctx, unsigned Depth) {
   if (!E || Depth > MaxDepth)
     return LaneIdKind::None;
-  E = strip(E);
+  E = stripValue(E);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     // threadIdx.x % 32, tid % warpSize, threadIdx.x & 31, & (warpSize - 1).
     if (BO->getOpcode() == BO_Rem && isWarpSizeValue(BO->getRHS(), Ctx) &&
@@ -305,7 +289,7 @@ LaneIdKind classifyLaneId(const Expr *E, const ASTContext &Ctx) {
 static bool isThreadIdxXImpl(const Expr *E, const ASTContext &Ctx, unsigned Depth) {
   if (!E || Depth > MaxDepth)
     return false;
-  E = strip(E);
+  E = stripValue(E);
   if (classifyBuiltinIndex(E) == BuiltinIndex::ThreadIdxX)
     return true;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
@@ -323,7 +307,7 @@ bool isThreadIdxX(const Expr *E, const ASTContext &Ctx) { return isThreadIdxXImp
 static bool isWarpIndexImpl(const Expr *E, const ASTContext &Ctx, unsigned Depth) {
   if (!E || Depth > MaxDepth)
     return false;
-  E = strip(E);
+  E = stripValue(E);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Div && isWarpSizeValue(BO->getRHS(), Ctx))
       return isThreadIdxXImpl(BO->getLHS(), Ctx, Depth + 1);
@@ -354,7 +338,7 @@ bool isWarpIndex(const Expr *E, const ASTContext &Ctx) { return isWarpIndexImpl(
 static bool mentionsImpl(const Expr *E, const ASTContext &Ctx, unsigned Depth) {
   if (!E || Depth > MaxDepth)
     return false;
-  E = strip(E);
+  E = stripValue(E);
   switch (classifyBuiltinIndex(E)) {
   case BuiltinIndex::ThreadIdxX:
   case BuiltinIndex::ThreadIdxY:

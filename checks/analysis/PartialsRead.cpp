@@ -57,6 +57,7 @@ struct Bound {
   const Expr *Written = nullptr;
   const Expr *FloorInPlace = nullptr; // Floor written in place (fix-it target)
   bool KnownPartialWarp = false;      // Floor of a constant that is not whole warps
+  bool WarpCount = false;             // Const written as a block size over the warp size
   PartialsFinding::FloorSpelling Spelling = PartialsFinding::FloorSpelling::Div32;
 };
 
@@ -80,18 +81,6 @@ const Expr *dividendByWarp(const Expr *E, const ASTContext &Ctx,
     }
   }
   return nullptr;
-}
-
-/// `BLOCK / 32`, `BLOCK >> 5`, `BLOCK / warpSize`, or a write-once variable
-/// holding one: a count of warps however it folds.
-bool writtenAsWarpCount(const Expr *E, ASTContext &Ctx) {
-  E = stripValue(E);
-  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
-    if (const auto *Var = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (const Expr *Init = singleAssignmentInit(Var, Ctx))
-        E = stripValue(Init);
-  PartialsFinding::FloorSpelling Ignored;
-  return E && dividendByWarp(E, Ctx, &Ignored);
 }
 
 Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool InPlace) {
@@ -128,9 +117,19 @@ Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool I
       }
       B.Kind = BoundKind::Const;
       B.Value = *Threads / 32;
+      B.WarpCount = true;
       return B;
     }
   }
+  // A write-once variable is classified by what it was written as
+  // (`warps = BLOCK / warpSize`), before it folds to a bare number.
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (const Expr *Init = singleAssignmentInit(Var, Ctx)) {
+        Bound Inner = classifyBound(Init, Ctx, Depth + 1, false);
+        Inner.Written = B.Written;
+        return Inner;
+      }
   if (std::optional<int64_t> K = integerConstant(E, Ctx)) {
     B.Kind = BoundKind::Const;
     B.Value = *K;
@@ -145,15 +144,6 @@ Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool I
           L.Kind == BoundKind::Ceil || R.Kind == BoundKind::Ceil)
         B.Kind = BoundKind::Ceil;
     }
-    return B;
-  }
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      if (const Expr *Init = singleAssignmentInit(Var, Ctx)) {
-        Bound Inner = classifyBound(Init, Ctx, Depth + 1, false);
-        Inner.Written = B.Written;
-        return Inner;
-      }
     return B;
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
@@ -453,12 +443,10 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
         FloorStore = B;
         return;
       case BoundKind::Const:
-        // `threadIdx.x < 32` picks warp 0; it does not bound by warps. But
-        // `BLOCK / warpSize` that folds to 32 (the 1024-thread instance of a
-        // templated kernel) is still the number of warps.
-        if (B.Value == 32 && writtenAsWarpCount(Limit, Ctx))
-          Accepted = true;
-        if (B.Value >= 32)
+        // `threadIdx.x < 32` picks warp 0; it does not bound by warps. A
+        // warp count that folds to 32 (`BLOCK / warpSize` in a 1024-thread
+        // instance) does.
+        if (B.Value >= 32 && !B.WarpCount)
           return;
         if ((F.ArraySize && B.Value > static_cast<int64_t>(F.ArraySize)) ||
             B.Value > F.MaxWarps)
