@@ -22,6 +22,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import re
 import tempfile
 import time
 
@@ -74,14 +75,34 @@ def measure_file(tool, path, db, runs, flags=()):
         w, m, status = run_measured(tidy)
         t_tidy.append(w)
         m_tidy.append(m)
+    solver = solver_stats(tidy)
     return {
         "file": path,
+        "solver": solver,
         "parse_s": statistics.median(t_parse),
         "tidy_s": statistics.median(t_tidy),
         "parse_mib": max(m_parse),
         "tidy_mib": max(m_tidy),
         "tidy_status": status,
     }
+
+
+SOLVER_LINE = re.compile(
+    r"warp-tidy solver: (\d+) questions \((\d+) cached, (\d+) disproved by sampling\), "
+    r"(\d+) solver queries \((\d+) proved uniform, (\d+) varying, (\d+) unknown/limit\), "
+    r"([0-9.]+) ms in the solver")
+SOLVER_FIELDS = ("questions", "cached", "sampled", "queries", "proved", "varying", "unknown", "ms")
+
+
+def solver_stats(tidy):
+    """One extra (unmeasured) run that reports the uniformity prover's work."""
+    env = dict(os.environ, WARP_TIDY_SOLVER_STATS="1")
+    out = subprocess.run(tidy, capture_output=True, text=True, env=env)
+    total = dict.fromkeys(SOLVER_FIELDS, 0)
+    for m in SOLVER_LINE.finditer(out.stderr):
+        for key, value in zip(SOLVER_FIELDS, m.groups()):
+            total[key] += float(value) if key == "ms" else int(value)
+    return total
 
 
 def collect(inputs, db):
@@ -165,6 +186,11 @@ def main():
         mem = statistics.median(r["tidy_mib"] / r["parse_mib"] for r in rows)
         print(f"overall: median time ratio {ratio:.3f}, total time ratio {total:.3f}, "
               f"median peak-memory ratio {mem:.3f}")
+        solver = {k: sum(r["solver"][k] for r in rows) for k in SOLVER_FIELDS}
+        print(f"uniformity prover: {solver['questions']} questions ({solver['cached']} cached, "
+              f"{solver['sampled']} disproved by sampling), {solver['queries']} solver queries "
+              f"({solver['proved']} proved uniform, {solver['varying']} varying, "
+              f"{solver['unknown']} unknown or over the limit), {solver['ms']:.1f} ms in the solver")
 
     sizes = [int(s) for s in args.sizes.split(",") if s]
     scale = []

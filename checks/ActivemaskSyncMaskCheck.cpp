@@ -30,15 +30,27 @@ static bool isActivemaskCall(const Expr *E) {
 
 /// The __activemask() call inside \p E (the mask expression, or a value
 /// assigned to the mask variable), looking through arithmetic on it
-/// (`__activemask() & 0xff` is no better) but not into other calls.
+/// (`__activemask() & 0xff` is no better) and into helpers that only return
+/// one (`unsigned ACTIVE_MASK() { return __activemask(); }`), but not into
+/// other calls.
 static const CallExpr *findActivemask(const Expr *E, unsigned Depth = 0) {
   if (!E || Depth > 8)
     return nullptr;
   E = E->IgnoreParenImpCasts();
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+    E = Default->getExpr()->IgnoreParenImpCasts();
   if (isActivemaskCall(E))
     return cast<CallExpr>(E);
-  if (isa<CallExpr>(E))
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Def = nullptr;
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      Callee->hasBody(Def);
+    const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+    if (Body && Body->size() == 1)
+      if (const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front()))
+        return findActivemask(Ret->getRetValue(), Depth + 1);
     return nullptr;
+  }
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
       if (const CallExpr *Found = findActivemask(CE, Depth + 1))
@@ -86,12 +98,34 @@ void ActivemaskSyncMaskCheck::check(const MatchFinder::MatchResult &Result) {
 
 void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl *FD,
                                         const MatchFinder::MatchResult &Result) {
-  std::optional<CollectiveCall> Collective = recogniseCollective(Call);
-  if (!Collective || Collective->Intrinsic->Kind == CollectiveKind::ActiveMask ||
-      Result.SourceManager->isInSystemHeader(Call->getBeginLoc()))
+  if (Result.SourceManager->isInSystemHeader(Call->getBeginLoc()))
     return;
-  const Expr *Mask = Collective->maskArg();
-  if (!Mask || Collective->hasImplicitFullMask())
+  std::optional<CollectiveCall> Collective = recogniseCollective(Call);
+  const Expr *Mask = nullptr;
+  const WarpIntrinsic *Intrinsic = nullptr;
+  const FunctionDecl *Wrapper = nullptr;
+  const CallExpr *Inside = nullptr;
+  if (Collective) {
+    if (Collective->Intrinsic->Kind == CollectiveKind::ActiveMask ||
+        Collective->hasImplicitFullMask())
+      return;
+    Mask = Collective->maskArg();
+    Intrinsic = Collective->Intrinsic;
+  } else if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+    // A wrapper whose collective takes its mask from a parameter: the
+    // argument is the mask, as if written here.
+    const FunctionSummary *Sum = nullptr;
+    if (!Callee->isDependentContext())
+      Sum = analysisCache(*Result.Context).summary(Callee);
+    if (!Sum || Sum->MaskParameter < 0 ||
+        static_cast<unsigned>(Sum->MaskParameter) >= Call->getNumArgs())
+      return;
+    Mask = Call->getArg(Sum->MaskParameter);
+    Intrinsic = Sum->MaskWitnessIntrinsic;
+    Wrapper = Callee;
+    Inside = Sum->MaskWitness;
+  }
+  if (!Mask || !Intrinsic)
     return;
 
   const CallExpr *Source = findActivemask(Mask);
@@ -120,7 +154,10 @@ void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl
     return;
 
   ASTContext &Ctx = *Result.Context;
-  SourceLocation Loc = Result.SourceManager->getFileLoc(Mask->getBeginLoc());
+  // A defaulted mask is written nowhere here: point at the call.
+  bool Defaulted = isa<CXXDefaultArgExpr>(Mask);
+  SourceLocation Loc =
+      Result.SourceManager->getFileLoc(Defaulted ? Call->getBeginLoc() : Mask->getBeginLoc());
   if (!Reported.insert(Loc).second)
     return;
 
@@ -140,9 +177,22 @@ void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl
             "lanes still on their way are left out, so the %2 is undefined for them; "
             "compute the mask with __ballot_sync(0xffffffff, cond) before the branch, "
             "or pass 0xffffffff where the whole warp is converged")
-      << Collective->Intrinsic->Name
+      << (Wrapper ? Wrapper->getNameAsString() : Intrinsic->Name.str())
       << (Through ? (" through '" + Through->getNameAsString() + "'") : std::string())
-      << describeKind(Collective->Intrinsic->Kind) << Mask->getSourceRange();
+      << describeKind(Intrinsic->Kind) << Mask->getSourceRange();
+  if (Wrapper && Inside)
+    diag(Result.SourceManager->getFileLoc(Inside->getBeginLoc()),
+         "%0 passes the mask to this %1", DiagnosticIDs::Note)
+        << Wrapper << Intrinsic->Name;
+  // An __activemask() returned by a helper: show where it is.
+  const SourceManager &SM = *Result.SourceManager;
+  SourceLocation At = SM.getFileLoc(Source->getBeginLoc());
+  SourceRange Written(Loc, Defaulted ? Loc : SM.getFileLoc(Mask->getEndLoc()));
+  bool InMaskText = !Defaulted && SM.isWrittenInSameFile(At, Written.getBegin()) &&
+                    !SM.isBeforeInTranslationUnit(At, Written.getBegin()) &&
+                    !SM.isBeforeInTranslationUnit(Written.getEnd(), At);
+  if (!Through && !InMaskText)
+    diag(At, "the mask is this __activemask(), returned by a helper", DiagnosticIDs::Note);
   if (Through)
     diag(Result.SourceManager->getFileLoc(Source->getBeginLoc()),
          "'%0' is set from __activemask() here", DiagnosticIDs::Note)

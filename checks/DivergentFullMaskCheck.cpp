@@ -97,6 +97,8 @@ static std::string describeCondition(const DivergenceSource &Src) {
 }
 
 static std::string maskText(const CollectiveSite &Site) {
+  if (Site.ImplicitMask && Site.GroupSize < 32)
+    return "the implicit mask of its " + std::to_string(Site.GroupSize) + "-lane tile";
   if (Site.ImplicitMask)
     return Site.Required && !Site.Required->isAll() ? "its implicit tile mask"
                                                      : "its implicit full-warp mask";
@@ -250,7 +252,10 @@ void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet
   const DivergenceSource &Src = Site.Divergence.front();
   bool LaneGuard = !Site.DataDecided && !Site.Must.isEmpty();
   std::string Who = LaneGuard ? Missing.describe() + " never reach it"
-                              : "lanes that take the other path never reach it";
+                    : Site.GroupSize < 32
+                        ? "the condition splits a tile, and its lanes that take the other path "
+                          "never reach it"
+                        : "lanes that take the other path never reach it";
   if (Site.Helper && Src.Kind == DivergenceSource::Argument) {
     diag(Loc, "%0 is called with a thread-varying argument that decides, inside %0, "
               "whether lanes reach a %1 that needs %2 converged (%3), so the %1 is "

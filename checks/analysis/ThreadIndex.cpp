@@ -4,7 +4,9 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringRef.h"
 
 using namespace clang;
@@ -75,6 +77,37 @@ BuiltinIndex classifyBuiltinIndex(const Expr *E) {
       if (Var->getIdentifier() && Var->getName() == "warpSize" && Var->hasGlobalStorage())
         return BuiltinIndex::WarpSize;
   return BuiltinIndex::None;
+}
+
+char builtinIndexComponent(const Expr *E) {
+  if (!E || classifyBuiltinIndex(E) == BuiltinIndex::None ||
+      classifyBuiltinIndex(E) == BuiltinIndex::WarpSize)
+    return 0;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  const NamedDecl *Field = nullptr;
+  if (const auto *Prop = dyn_cast<MSPropertyRefExpr>(E))
+    Field = Prop->getPropertyDecl();
+  else if (const auto *Member = dyn_cast<MemberExpr>(E))
+    Field = Member->getMemberDecl();
+  if (!Field || !Field->getIdentifier() || Field->getName().size() != 1)
+    return 0;
+  return Field->getName()[0];
+}
+
+bool isBlockUniformResultCall(const FunctionDecl *Callee) {
+  if (!Callee || !Callee->getIdentifier())
+    return false;
+  const SourceManager &SM = Callee->getASTContext().getSourceManager();
+  bool Builtin = Callee->getBuiltinID() != 0;
+  if (!Builtin && !SM.isInSystemHeader(Callee->getLocation()))
+    return false;
+  llvm::StringRef Name = Callee->getName();
+  return Name == "__syncthreads_or" || Name == "__syncthreads_and" ||
+         Name == "__syncthreads_count" || Name == "syncthreads_or" ||
+         Name == "syncthreads_and" || Name == "syncthreads_count" ||
+         Name == "__nvvm_bar0_or" || Name == "__nvvm_bar0_and" || Name == "__nvvm_bar0_popc";
 }
 
 static bool inNamespaceNamed(const DeclContext *DC, llvm::StringRef Name) {

@@ -34,6 +34,16 @@ enum class BuiltinIndex {
 /// implicit casts are looked through). BuiltinIndex::None for anything else.
 BuiltinIndex classifyBuiltinIndex(const clang::Expr *E);
 
+/// The component ('x', 'y' or 'z') of a built-in index expression that
+/// classifyBuiltinIndex recognises; 0 for anything else (and warpSize).
+char builtinIndexComponent(const clang::Expr *E);
+
+/// Calls of CUDA's block-wide reductions of a predicate
+/// (`__syncthreads_or/_and/_count`, and the `__nvvm_bar0_*` builtins clang's
+/// headers implement them with): every thread of the block gets the same
+/// result. Only CUDA's or clang's own declarations count.
+bool isBlockUniformResultCall(const clang::FunctionDecl *Callee);
+
 /// Calls whose result differs between the lanes of a warp although their
 /// arguments do not: atomics (each lane gets a different old value),
 /// clocks, random generators, cooperative-groups `thread_rank()`...

@@ -15,8 +15,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uniformity.h"
+#include "AstQueries.h"
 #include "CollectiveCalls.h"
+#include "SymbolicTerm.h"
+#include "SymbolicTranslation.h"
 #include "ThreadIndex.h"
+#include "UniformityProver.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -58,6 +62,16 @@ static const FunctionDecl *definitionOf(const FunctionDecl *FD) {
   if (Def->isDependentContext())
     return nullptr;
   return Def;
+}
+
+/// The expression a helper only returns (`return threadIdx.x & 31;`), or null
+/// when its body is anything more.
+static const Expr *singleReturnExpr(const FunctionDecl *Def) {
+  const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  return Ret ? Ret->getRetValue() : nullptr;
 }
 
 static std::optional<long long> constantValue(const Expr *E, const ASTContext &Ctx) {
@@ -176,6 +190,7 @@ struct FunctionUniformity::Impl {
   llvm::DenseMap<const VarDecl *, unsigned> VarIndex;
   llvm::DenseMap<const VarDecl *, const VarDecl *> Alias;   // reference -> target
   llvm::DenseMap<const VarDecl *, const CFGBlock *> DeclBlock;
+  llvm::DenseMap<const VarDecl *, const Stmt *> DeclPoint;  // its (CFG) DeclStmt
   llvm::DenseMap<const VarDecl *, const Expr *> SingleDef;  // never written after init
   llvm::DenseSet<const VarDecl *> Mutated;
   llvm::DenseSet<const VarDecl *> AsmLaneVars;
@@ -255,6 +270,7 @@ struct FunctionUniformity::Impl {
           for (const Decl *D : DS->decls())
             if (const auto *V = dyn_cast<VarDecl>(D)) {
               addVar(V, B);
+              DeclPoint.try_emplace(V, DS);
               // A reference bound to a local is that local.
               if (V->getType()->isReferenceType() && V->getInit())
                 if (const auto *Ref =
@@ -287,11 +303,9 @@ struct FunctionUniformity::Impl {
         const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
         if (!V || !V->hasLocalStorage())
           return nullptr;
-        V = resolve(V);
-        // A reference parameter stores into the caller's memory.
-        if (V->getType()->isReferenceType() && !Alias.count(V) && isa<ParmVarDecl>(V))
-          return nullptr;
-        return V;
+        // A reference parameter is tracked like a local: what the function
+        // leaves in it is part of its summary (ReferenceOut).
+        return resolve(V);
       }
       if (const auto *M = dyn_cast<MemberExpr>(E)) {
         if (M->isArrow())
@@ -551,6 +565,8 @@ struct FunctionUniformity::Impl {
       // Out-parameters: a callee writing through `T&` or `&local` stores
       // something computed from its arguments (or per-thread, for atomics).
       const FunctionDecl *Callee = Call->getDirectCallee();
+      if (transferThroughSummary(Call, S, BlockID))
+        return;
       ValueDeps D = isThreadVaryingSourceCall(Callee) ? ThreadVarying : 0;
       bool Computed = false;
       for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
@@ -574,6 +590,41 @@ struct FunctionUniformity::Impl {
         assign(S, Target, D, false, BlockID);
       }
     }
+  }
+
+  /// A call of an analysed helper with non-const reference parameters: each
+  /// argument gets what the helper leaves in its parameter (a broadcast
+  /// stores a uniform value, an untouched parameter keeps the argument's).
+  bool transferThroughSummary(const CallExpr *Call, State &S, unsigned BlockID) {
+    const FunctionDecl *Def = definitionOf(Call->getDirectCallee());
+    if (!Def || Def == FD || isa<CXXOperatorCallExpr>(Call) ||
+        (!Cache.readsVaryingSource(Def) && !Cache.containsCollective(Def)))
+      return false;
+    bool AnyReference = false;
+    for (const ParmVarDecl *P : Def->parameters())
+      AnyReference |= P->getType()->isReferenceType() &&
+                      !P->getType().getNonReferenceType().isConstQualified();
+    if (!AnyReference)
+      return false;
+    const FunctionSummary *Sum = Cache.summary(Def);
+    if (!Sum || Sum->ReferenceOut.size() != Def->getNumParams())
+      return false;
+    llvm::SmallVector<ValueDeps, 4> ArgDeps;
+    for (unsigned I = 0; I < Def->getNumParams(); ++I)
+      ArgDeps.push_back(I < Call->getNumArgs() ? deps(Call->getArg(I), S) : 0);
+    for (unsigned I = 0; I < Def->getNumParams() && I < Call->getNumArgs(); ++I) {
+      if (!Sum->ReferenceOut[I])
+        continue;
+      ValueDeps Out = *Sum->ReferenceOut[I];
+      ValueDeps D = Out & ThreadVarying;
+      for (unsigned P = 0; P < Def->getNumParams() && P < 63; ++P)
+        if (Out & parameterDep(P))
+          D |= ArgDeps[P];
+      const Expr *Arg = Call->getArg(I)->IgnoreParenImpCasts();
+      bool Whole = isa<DeclRefExpr>(Arg);
+      assign(S, rootVar(Arg), D, Whole, BlockID);
+    }
+    return true;
   }
 
   ValueDeps lvalueIndexDeps(const Expr *E, const State &S) {
@@ -627,14 +678,24 @@ struct FunctionUniformity::Impl {
         continue;
       Seen[ID] = true;
       Out[ID] = std::move(NewOut);
+      unsigned Edge = 0;
       for (const CFGBlock *Succ : B->succs()) {
+        unsigned EdgeIndex = Edge++;
         if (!Succ)
           continue;
         unsigned SID = Succ->getBlockID();
         State &SIn = In[SID];
         bool Changed = !Seen[SID];
+        // Leaving a full xor butterfly: every lane holds the same value.
+        State Leaving = Out[ID];
+        if (EdgeIndex == 1)
+          for (const VarDecl *V : butterflyResults(B->getTerminatorStmt())) {
+            auto It = VarIndex.find(V);
+            if (It != VarIndex.end())
+              Leaving[It->second] = 0;
+          }
         for (unsigned I = 0; I < NumVars; ++I) {
-          ValueDeps Joined = SIn[I] | Out[ID][I];
+          ValueDeps Joined = SIn[I] | Leaving[I];
           if (Joined != SIn[I]) {
             SIn[I] = Joined;
             Changed = true;
@@ -646,6 +707,165 @@ struct FunctionUniformity::Impl {
         }
       }
     }
+  }
+
+  /// The variables a loop leaves identical in every lane: a full-warp xor
+  /// butterfly `for (o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(full,
+  /// v, o))` with a commutative `op` (+, *, &, |, ^, min, max). After the
+  /// step with offset o, lanes i and i^o hold op(a, b) and op(b, a): equal,
+  /// also in floating point; after offsets 16..1 all 32 lanes agree.
+  llvm::DenseMap<const Stmt *, llvm::SmallVector<const VarDecl *, 1>> Butterflies;
+  llvm::ArrayRef<const VarDecl *> butterflyResults(const Stmt *Loop) {
+    const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+    if (!For)
+      return {};
+    auto [It, New] = Butterflies.try_emplace(For);
+    if (New)
+      It->second = findButterflies(For);
+    return It->second;
+  }
+
+  llvm::SmallVector<const VarDecl *, 1> findButterflies(const ForStmt *For) {
+    llvm::SmallVector<const VarDecl *, 1> Result;
+    // The offset: starts at 16, halves, runs while positive.
+    const VarDecl *Offset = nullptr;
+    const Expr *Start = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+      if (DS->isSingleDecl())
+        if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl())) {
+          Offset = V;
+          Start = V->getInit();
+        }
+    } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit())) {
+      if (BO->getOpcode() == BO_Assign)
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())) {
+          Offset = dyn_cast<VarDecl>(Ref->getDecl());
+          Start = BO->getRHS();
+        }
+    }
+    auto IsOffset = [&](const Expr *E) {
+      const auto *Ref = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+      return Ref && Ref->getDecl() == Offset;
+    };
+    std::optional<long long> First = Start ? constantValue(Start, Ctx) : std::nullopt;
+    if (!Offset || !First || *First != 16)
+      return Result;
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!Cond)
+      return Result;
+    std::optional<long long> Limit = constantValue(Cond->getRHS(), Ctx);
+    bool Positive = IsOffset(Cond->getLHS()) && Limit &&
+                    ((Cond->getOpcode() == BO_GT && *Limit == 0) ||
+                     (Cond->getOpcode() == BO_GE && *Limit == 1) ||
+                     (Cond->getOpcode() == BO_NE && *Limit == 0));
+    if (!Positive)
+      return Result;
+    const auto *Inc = dyn_cast_or_null<BinaryOperator>(
+        For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr);
+    if (!Inc || !IsOffset(Inc->getLHS()))
+      return Result;
+    std::optional<long long> By = constantValue(Inc->getRHS(), Ctx);
+    bool Halves = By && ((Inc->getOpcode() == BO_ShrAssign && *By == 1) ||
+                         (Inc->getOpcode() == BO_DivAssign && *By == 2));
+    if (const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParenImpCasts()))
+      if (Inc->getOpcode() == BO_Assign && IsOffset(RHS->getLHS())) {
+        std::optional<long long> K = constantValue(RHS->getRHS(), Ctx);
+        Halves = K && ((RHS->getOpcode() == BO_Shr && *K == 1) ||
+                       (RHS->getOpcode() == BO_Div && *K == 2));
+      }
+    if (!Halves)
+      return Result;
+    // The body: every write of the offset or of a candidate disqualifies it,
+    // except the one combining step.
+    llvm::DenseMap<const VarDecl *, unsigned> Writes, Steps;
+    bool OffsetWritten = false;
+    forEachStmt(For->getBody(), [&](const Stmt *S) {
+      const VarDecl *Target = nullptr;
+      const Expr *Value = nullptr;
+      BinaryOperatorKind Op = BO_Assign;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        if (!BO->isAssignmentOp())
+          return;
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+          Target = dyn_cast<VarDecl>(Ref->getDecl());
+        Value = BO->getRHS();
+        Op = BO->getOpcode();
+      } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+        if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+          if (const auto *Ref = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+            if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+              ++Writes[V];
+        return;
+      } else {
+        return;
+      }
+      if (!Target)
+        return;
+      if (Target == Offset)
+        OffsetWritten = true;
+      ++Writes[Target];
+      if (isButterflyStep(Target, Op, Value, Offset))
+        ++Steps[Target];
+    });
+    if (OffsetWritten)
+      return Result;
+    for (auto [V, N] : Steps)
+      if (N == 1 && Writes.lookup(V) == 1)
+        Result.push_back(V);
+    return Result;
+  }
+
+  /// `v op= shfl`, `v = v op shfl`, `v = op(v, shfl)` with shfl =
+  /// `__shfl_xor_sync(full mask, v, offset[, 32])` and op commutative.
+  bool isButterflyStep(const VarDecl *V, BinaryOperatorKind Op, const Expr *Value,
+                       const VarDecl *Offset) {
+    auto IsV = [&](const Expr *E) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return Ref && Ref->getDecl() == V;
+    };
+    auto IsShuffle = [&](const Expr *E) {
+      const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+      std::optional<CollectiveCall> C = Call ? recogniseCollective(Call) : std::nullopt;
+      if (!C || C->Intrinsic->Kind != CollectiveKind::Shuffle ||
+          C->Intrinsic->Direction != ShuffleDirection::Xor || !C->Intrinsic->IsSync)
+        return false;
+      std::optional<uint32_t> Mask = resolveMaskConstant(C->maskArg(), Ctx);
+      const auto *Lane = dyn_cast<DeclRefExpr>(
+          Call->getArg(C->Intrinsic->LaneOrDeltaArg)->IgnoreParenImpCasts());
+      if (!Mask || *Mask != 0xffffffffu || !IsV(Call->getArg(C->Intrinsic->ValueArg)) ||
+          !Lane || Lane->getDecl() != Offset)
+        return false;
+      int W = C->Intrinsic->WidthArg;
+      if (W >= 0 && static_cast<unsigned>(W) < Call->getNumArgs() &&
+          !isa<CXXDefaultArgExpr>(Call->getArg(W))) {
+        std::optional<long long> Width = constantValue(Call->getArg(W), Ctx);
+        if (!Width || *Width != 32)
+          return false;
+      }
+      return true;
+    };
+    auto Commutative = [](BinaryOperatorKind K) {
+      return K == BO_Add || K == BO_Mul || K == BO_And || K == BO_Or || K == BO_Xor;
+    };
+    if (Op != BO_Assign)
+      return Commutative(BinaryOperator::getOpForCompoundAssignment(Op)) && IsShuffle(Value);
+    const Expr *E = Value->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      return Commutative(BO->getOpcode()) &&
+             ((IsV(BO->getLHS()) && IsShuffle(BO->getRHS())) ||
+              (IsV(BO->getRHS()) && IsShuffle(BO->getLHS())));
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() != 2)
+        return false;
+      llvm::StringRef Name = Callee->getName();
+      bool MinMax = Name == "max" || Name == "min" || Name == "fmaxf" || Name == "fminf" ||
+                    Name == "fmax" || Name == "fmin" || Name == "__hmax" || Name == "__hmin";
+      return MinMax && ((IsV(Call->getArg(0)) && IsShuffle(Call->getArg(1))) ||
+                        (IsV(Call->getArg(1)) && IsShuffle(Call->getArg(0))));
+    }
+    return false;
   }
 
   /// Recomputes branch conditions' dependencies; true when the set of
@@ -671,6 +891,13 @@ struct FunctionUniformity::Impl {
       ValueDeps D = deps(Cond, End);
       BranchDeps[B->getBlockID()] = D;
       BranchCond[B->getBlockID()] = Cond;
+      // The taint says "may differ"; ask whether two lanes of one warp can
+      // actually evaluate the condition differently.
+      if ((D & ThreadVarying) && !Divergent.test(B->getBlockID()) &&
+          provedUniform(B->getBlockID(), Cond, End, 32)) {
+        BranchDeps[B->getBlockID()] = D & ~ThreadVarying;
+        continue;
+      }
       if (D & ThreadVarying) {
         Divergent.set(B->getBlockID());
         if (isExitBranch(B))
@@ -828,6 +1055,8 @@ struct FunctionUniformity::Impl {
         (Callee->getName() == "meta_group_rank" || Callee->getName() == "meta_group_size") &&
         tileSizeOfCall(Call) == 32)
       return 0;
+    if (isBlockUniformResultCall(Callee))
+      return 0; // every thread of the block gets the same result
     if (isThreadVaryingSourceCall(Callee))
       return ThreadVarying | Args;
     if (!Callee)
@@ -851,6 +1080,296 @@ struct FunctionUniformity::Impl {
       }
     }
     return Args;
+  }
+
+  //--- Symbolic values (for the prover) ---------------------------------------
+  //
+  // Where the taint says a condition may differ between lanes, the condition
+  // is written as a term over the thread's position and uniform leaves
+  // (SymbolicTerm.h) and the prover decides whether two lanes of one warp (or
+  // tile) can disagree on it. This section tells the translator what locals
+  // and calls stand for.
+
+  /// How a local integer evolves when it is an induction variable: written
+  /// once by Init, then only changed by warp-uniform steps (`i += 32`,
+  /// `tid += blockDim.x * gridDim.x`, `++k`).
+  struct Induction {
+    bool Valid = false;
+    const Expr *Init = nullptr;
+    const Stmt *InitPoint = nullptr;
+    llvm::SmallVector<std::pair<const Expr *, const Stmt *>, 2> Steps; ///< null expr: +-1
+  };
+  llvm::DenseMap<const VarDecl *, Induction> Inductions;
+
+  const Induction &induction(const VarDecl *V) {
+    auto [It, New] = Inductions.try_emplace(V);
+    if (!New)
+      return It->second;
+    Induction I;
+    bool Bad = !V->getType()->isIntegralOrEnumerationType() ||
+               V->getType().isVolatileQualified() || isa<ParmVarDecl>(V);
+    auto IsV = [&](const Expr *E) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return Ref && Ref->getDecl() == V;
+    };
+    auto AddInit = [&](const Expr *Init, const Stmt *Point) {
+      if (I.Init)
+        Bad = true;
+      I.Init = Init;
+      I.InitPoint = Point;
+    };
+    forEachStmt(FD->getBody(), [&](const Stmt *S) {
+      if (Bad)
+        return;
+      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+        for (const Decl *D : DS->decls())
+          if (const auto *Var = dyn_cast<VarDecl>(D)) {
+            if (Var == V && V->getInit())
+              AddInit(V->getInit(), DeclPoint.lookup(V));
+            // A non-const reference bound to V writes it elsewhere.
+            if (Var->getType()->isReferenceType() &&
+                !Var->getType().getNonReferenceType().isConstQualified() && Var->getInit() &&
+                IsV(Var->getInit()))
+              Bad = true;
+          }
+      } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        if (!BO->isAssignmentOp() || !IsV(BO->getLHS()))
+          return;
+        if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
+          I.Steps.push_back({BO->getRHS(), BO});
+        } else if (BO->getOpcode() == BO_Assign) {
+          const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+          if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub) &&
+              IsV(Sum->getLHS()))
+            I.Steps.push_back({Sum->getRHS(), BO});
+          else if (Sum && Sum->getOpcode() == BO_Add && IsV(Sum->getRHS()))
+            I.Steps.push_back({Sum->getLHS(), BO});
+          else
+            AddInit(BO->getRHS(), BO);
+        } else {
+          Bad = true;
+        }
+      } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+        if (UO->isIncrementDecrementOp() && IsV(UO->getSubExpr()))
+          I.Steps.push_back({nullptr, UO});
+        else if (UO->getOpcode() == UO_AddrOf && IsV(UO->getSubExpr()))
+          Bad = true;
+      } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        for (unsigned A = 0; A < Call->getNumArgs(); ++A)
+          if (IsV(Call->getArg(A)) &&
+              (!Callee || A >= Callee->getNumParams() ||
+               (Callee->getParamDecl(A)->getType()->isReferenceType() &&
+                !Callee->getParamDecl(A)->getType().getNonReferenceType().isConstQualified())))
+            Bad = true;
+      } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+        for (unsigned O = 0; O < Asm->getNumOutputs(); ++O)
+          if (IsV(Asm->getOutputExpr(O)))
+            Bad = true;
+      } else if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+        for (const LambdaCapture &C : Lambda->captures())
+          if (C.capturesVariable() && C.getCapturedVar() == V &&
+              C.getCaptureKind() == LCK_ByRef)
+            Bad = true;
+      }
+    });
+    I.Valid = !Bad && I.Init && I.InitPoint;
+    return Inductions[V] = std::move(I);
+  }
+
+  /// Every write of an induction variable runs in lockstep: no divergent
+  /// branch controls it, so all lanes of a warp apply the same steps.
+  bool writesInLockstep(const Induction &I) const {
+    auto Converged = [&](const Stmt *S) {
+      auto It = BlockOf.find(S);
+      if (It == BlockOf.end())
+        return false;
+      llvm::BitVector D = Controls[It->second->getBlockID()];
+      D &= Divergent;
+      return D.none();
+    };
+    if (!Converged(I.InitPoint))
+      return false;
+    for (const auto &Step : I.Steps)
+      if (!Converged(Step.second))
+        return false;
+    return true;
+  }
+
+  struct SymbolicView final : SymbolicEnvironment {
+    SymbolicView(Impl &P, const State &S, const Stmt *Point) : P(P), S(&S), Point(Point) {}
+    Impl &P;
+    const State *S;      ///< the dataflow state where leaves are read
+    const Stmt *Point;   ///< names that place in leaf keys
+    unsigned Inlining = 0;
+    unsigned Substitutions = 0;
+    llvm::DenseMap<const ParmVarDecl *, TermRef> Bindings;
+
+    const void *point() const override { return Point; }
+
+    bool isUniform(const Expr *E) override {
+      // Inside an inlined helper the caller's state says nothing about the
+      // helper's own expressions.
+      return !Inlining && P.deps(E, *S) == 0;
+    }
+
+    /// Translates \p E as it is evaluated at \p At (a statement of this
+    /// function's CFG).
+    TermRef translateAt(const Expr *E, const Stmt *At, SymbolicTranslator &T) {
+      std::optional<State> There = P.stateBefore(At);
+      if (!There || Substitutions > 24)
+        return nullptr;
+      const State *SavedS = S;
+      const Stmt *SavedPoint = Point;
+      S = &*There;
+      Point = At;
+      ++Substitutions;
+      TermRef R = T.translate(E);
+      S = SavedS;
+      Point = SavedPoint;
+      return R;
+    }
+
+    TermRef variable(const VarDecl *V, const Expr *Ref, SymbolicTranslator &T) override {
+      if (const auto *Parm = dyn_cast<ParmVarDecl>(V)) {
+        auto It = Bindings.find(Parm);
+        if (It != Bindings.end())
+          return It->second;
+      }
+      if (Inlining || !V->hasLocalStorage())
+        return nullptr;
+      V = P.resolve(V);
+      TermBuilder &Terms = T.terms();
+      unsigned W = T.widthOf(V->getType());
+      if (P.AsmLaneVars.count(V) && !P.Mutated.count(V))
+        return Terms.threadIndex(TermOp::HardwareLane);
+      if (const Expr *Init = P.singleDefinition(V))
+        if (const Stmt *At = P.DeclPoint.lookup(V))
+          if (TermRef R = translateAt(Init, At, T))
+            return R;
+      if (P.Mutated.count(V)) {
+        const Induction &I = P.induction(V);
+        if (I.Valid && P.writesInLockstep(I))
+          if (TermRef Value = inductionValue(V, I, W, T))
+            return Value;
+      }
+      // A leaf: one per variable (and per point where it may have changed).
+      const void *At = P.Mutated.count(V) ? Point : nullptr;
+      return P.varDeps(V, *S) == 0 ? Terms.uniform(V, W, 0, At) : Terms.perLane(V, W, At);
+    }
+
+    /// Init + the sum of the steps taken so far. Every lane of the warp took
+    /// the same steps (they run in lockstep), so each step's total is one
+    /// uniform unknown; it keeps the low zero bits every step has (a sum of
+    /// multiples of 32 is a multiple of 32).
+    TermRef inductionValue(const VarDecl *V, const Induction &I, unsigned W,
+                           SymbolicTranslator &T) {
+      TermBuilder &Terms = T.terms();
+      TermRef Init = translateAt(I.Init, I.InitPoint, T);
+      if (!Init)
+        return nullptr;
+      bool Signed = I.Init->getType()->isSignedIntegerOrEnumerationType();
+      TermRef Value = Terms.cast(Init, W, Signed);
+      for (const auto &[Step, At] : I.Steps) {
+        unsigned Zeros = 0;
+        if (Step) {
+          std::optional<State> There = P.stateBefore(At);
+          if (!There || P.deps(Step, *There) != 0)
+            return nullptr; // a lane-dependent step
+          TermRef StepTerm = translateAt(Step, At, T);
+          if (!StepTerm)
+            return nullptr;
+          Zeros = TermBuilder::knownZeroBits(StepTerm, P.Opts.AssumeWarpAlignedBlocks);
+        }
+        Value = Terms.binary(TermOp::Add, Value, Terms.uniform(At, W, Zeros, Point));
+      }
+      return Value;
+    }
+
+    TermRef call(const CallExpr *Call, SymbolicTranslator &T) override {
+      TermBuilder &Terms = T.terms();
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee)
+        return nullptr;
+      // Cooperative groups: ranks are positions in the block-linear order.
+      if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee))
+        if (Method->getIdentifier()) {
+          llvm::StringRef Name = Method->getName();
+          const CXXRecordDecl *Class = Method->getParent();
+          if (Name == "thread_rank" && Class->getIdentifier() &&
+              Class->getName() == "thread_block")
+            return linearThreadId(Terms);
+          unsigned N = tileSizeOfCall(Call);
+          if (N && (Name == "thread_rank" || Name == "meta_group_rank")) {
+            TermRef Linear = linearThreadId(Terms);
+            return Terms.binary(Name == "thread_rank" ? TermOp::URem : TermOp::UDiv, Linear,
+                                Terms.constant(N, 32));
+          }
+        }
+      // A helper that only returns an expression of its parameters
+      // (`laneId()`, `roundUp32(n)`): its value is that expression.
+      const FunctionDecl *Def = definitionOf(Callee);
+      if (!Def || Inlining > 3 || isInSystemHeader(Def, P.Ctx))
+        return nullptr;
+      const Expr *Returned = singleReturnExpr(Def);
+      if (!Returned)
+        return nullptr;
+      llvm::DenseMap<const ParmVarDecl *, TermRef> Saved = Bindings;
+      unsigned Offset = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+      for (unsigned A = Offset; A < Call->getNumArgs(); ++A)
+        if (A - Offset < Def->getNumParams())
+          Bindings[Def->getParamDecl(A - Offset)] = T.translate(Call->getArg(A));
+      ++Inlining;
+      TermRef R = T.translate(Returned);
+      --Inlining;
+      Bindings = std::move(Saved);
+      return R;
+    }
+
+    TermRef linearThreadId(TermBuilder &Terms) {
+      TermRef X = Terms.threadIndex(TermOp::ThreadX), Y = Terms.threadIndex(TermOp::ThreadY),
+              Z = Terms.threadIndex(TermOp::ThreadZ);
+      TermRef Dx = Terms.threadIndex(TermOp::BlockDimX),
+              Dy = Terms.threadIndex(TermOp::BlockDimY);
+      return Terms.binary(
+          TermOp::Add, X,
+          Terms.binary(TermOp::Mul, Dx,
+                       Terms.binary(TermOp::Add, Y, Terms.binary(TermOp::Mul, Dy, Z))));
+    }
+  };
+
+  /// True when no two lanes of one aligned group of \p GroupSize lanes can
+  /// evaluate \p Cond differently, given the state \p S where it is evaluated.
+  bool provedUniform(unsigned BlockID, const Expr *Cond, const State &S, unsigned GroupSize) {
+    if (!Cond)
+      return false;
+    // A comparison of the lane with a constant that splits the warp is
+    // known to diverge; no need to ask.
+    if (GroupSize >= 32)
+      if (std::optional<LaneSplit> Split = laneSplit(Cond, S))
+        return Split->Uniform;
+    const CFGBlock *B = blockByID(BlockID);
+    SymbolicView View(*this, S, B ? B->getTerminatorStmt() : Cond);
+    SymbolicTranslator Translator(Ctx, Cache.terms(), View, Opts.AssumeWarpAlignedBlocks);
+    TermRef Term = Translator.translate(Cond);
+    return Cache.prover().sameInGroup(Term, GroupSize) == UniformityProver::Answer::Uniform;
+  }
+
+  /// provedUniform for the condition of branch block \p BlockID.
+  llvm::DenseMap<std::pair<unsigned, unsigned>, bool> BranchGroupUniform;
+  bool branchUniformInGroups(unsigned BlockID, unsigned GroupSize) {
+    auto Key = std::make_pair(BlockID, GroupSize);
+    auto It = BranchGroupUniform.find(Key);
+    if (It != BranchGroupUniform.end())
+      return It->second;
+    bool R = false;
+    if (const CFGBlock *B = blockByID(BlockID))
+      if (BranchCond[BlockID]) {
+        State End = transferBlock(B, In[BlockID]);
+        R = provedUniform(BlockID, BranchCond[BlockID], End, GroupSize);
+      }
+    BranchGroupUniform[Key] = R;
+    return R;
   }
 
   //--- Index forms and lane splits ------------------------------------------
@@ -923,6 +1442,16 @@ struct FunctionUniformity::Impl {
           F.Kind = IndexForm::ThreadX;
           return F;
         }
+      // A parameterless helper that returns a lane id or thread index
+      // (`laneId()`) is that value.
+      if (const FunctionDecl *Def = definitionOf(Call->getDirectCallee()))
+        if (Def->getNumParams() == 0 && !isa<CXXMethodDecl>(Def) && Def != FD)
+          if (const Expr *Returned = singleReturnExpr(Def)) {
+            IndexForm Inner = indexForm(Returned, S, Depth + 1);
+            if (Inner.Kind == IndexForm::Lane || Inner.Kind == IndexForm::ThreadX ||
+                Inner.Kind == IndexForm::Constant)
+              return Inner;
+          }
       if (deps(E, S) == 0)
         F.Kind = IndexForm::WarpUniform;
       return F;
@@ -1006,12 +1535,19 @@ struct FunctionUniformity::Impl {
 
   /// Lane sets on the edges of `Cond`, when it compares the lane id or
   /// threadIdx.x with a constant (or threadIdx.x with a warp-aligned value).
-  std::optional<LaneSplit> laneSplit(const Expr *Cond, const State &S) {
+  std::optional<LaneSplit> laneSplit(const Expr *Cond, const State &S, unsigned Depth = 0) {
     Cond = Cond->IgnoreParenImpCasts();
+    // A guard kept in a variable (`bool leader = lane == 0; if (leader)`).
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Cond))
+      if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+        if (V->hasLocalStorage() && Depth < 4)
+          if (const Expr *Init = singleDefinition(resolve(V)))
+            if (Init->getType()->isBooleanType())
+              return laneSplit(Init, S, Depth + 1);
     if (const auto *UO = dyn_cast<UnaryOperator>(Cond)) {
       if (UO->getOpcode() != UO_LNot)
         return std::nullopt;
-      std::optional<LaneSplit> Inner = laneSplit(UO->getSubExpr(), S);
+      std::optional<LaneSplit> Inner = laneSplit(UO->getSubExpr(), S, Depth + 1);
       if (Inner) {
         std::swap(Inner->TrueMust, Inner->FalseMust);
         std::swap(Inner->TrueMay, Inner->FalseMay);
@@ -1178,42 +1714,48 @@ struct FunctionUniformity::Impl {
   /// (the split of a lane comparison; none when data decide). Joins need no
   /// special case: a block after an if/else depends on neither side.
   void solveMustSets() {
-    llvm::DenseMap<unsigned, std::optional<LaneSplit>> Splits;
-    for (unsigned ID = 0; ID < NumBlocks; ++ID) {
-      const CFGBlock *B = blockByID(ID);
-      if (!B || May[ID].isEmpty()) {
-        Must[ID] = LaneSet::none();
+    for (unsigned ID = 0; ID < NumBlocks; ++ID)
+      Must[ID] = mustThrough(ID, 32);
+  }
+
+  /// Must for block \p ID, as seen by a collective that needs aligned groups
+  /// of \p GroupSize lanes: branches that are the same for every lane of
+  /// each group send whole groups one way, so they do not count.
+  llvm::DenseMap<unsigned, std::optional<LaneSplit>> MustSplits;
+  LaneSet mustThrough(unsigned ID, unsigned GroupSize) {
+    const CFGBlock *B = blockByID(ID);
+    if (!B || May[ID].isEmpty())
+      return LaneSet::none();
+    LaneSet M = May[ID];
+    for (unsigned D : Controls[ID].set_bits()) {
+      if (!Divergent.test(D) || M.isEmpty())
         continue;
+      if (GroupSize < 32 && branchUniformInGroups(D, GroupSize))
+        continue;
+      const CFGBlock *DB = blockByID(D);
+      auto It = MustSplits.find(D);
+      if (It == MustSplits.end()) {
+        State End = transferBlock(DB, In[D]);
+        It = MustSplits.try_emplace(D, BranchCond[D] ? laneSplit(BranchCond[D], End)
+                                                     : std::nullopt).first;
       }
-      LaneSet M = May[ID];
-      for (unsigned D : Controls[ID].set_bits()) {
-        if (!Divergent.test(D) || M.isEmpty())
+      const std::optional<LaneSplit> &Split = It->second;
+      LaneSet Side = LaneSet::none();
+      unsigned Index = 0;
+      for (const CFGBlock *Succ : DB->succs()) {
+        unsigned Edge = Index++;
+        if (!Succ)
           continue;
-        const CFGBlock *DB = blockByID(D);
-        auto It = Splits.find(D);
-        if (It == Splits.end()) {
-          State End = transferBlock(DB, In[D]);
-          It = Splits.try_emplace(D, BranchCond[D] ? laneSplit(BranchCond[D], End)
-                                                   : std::nullopt).first;
-        }
-        const std::optional<LaneSplit> &Split = It->second;
-        LaneSet Side = LaneSet::none();
-        unsigned Index = 0;
-        for (const CFGBlock *Succ : DB->succs()) {
-          unsigned Edge = Index++;
-          if (!Succ)
-            continue;
-          // Lanes sent this way can reach B without coming back through D
-          // (a `continue` reaches B again only through the loop's branch).
-          if (!reachableAvoiding(D, Edge).test(ID))
-            continue;
-          if (Split && DB->succ_size() == 2)
-            Side = Side | (Edge == 0 ? Split->TrueMust : Split->FalseMust);
-        }
-        M = M & Side;
+        // Lanes sent this way can reach B without coming back through D
+        // (a `continue` reaches B again only through the loop's branch).
+        if (!reachableAvoiding(D, Edge).test(ID))
+          continue;
+        if (Split && DB->succ_size() == 2)
+          Side = Side | (Edge == 0 ? Split->TrueMust : Split->FalseMust);
       }
-      Must[ID] = M;
+      M = M & Side;
     }
+    return M;
   }
 
   /// Blocks reachable from successor \p Edge of block \p D without
@@ -1265,10 +1807,15 @@ struct FunctionUniformity::Impl {
 
   //--- Sites ------------------------------------------------------------------
 
-  llvm::SmallVector<DivergenceSource, 2> sourcesFor(const CFGBlock *B, bool &DataDecided) {
+  llvm::SmallVector<DivergenceSource, 2> sourcesFor(const CFGBlock *B, bool &DataDecided,
+                                                    unsigned GroupSize = 32) {
     llvm::SmallVector<DivergenceSource, 2> Out;
     DataDecided = false;
     llvm::BitVector Div = divergentControls(B);
+    if (GroupSize < 32)
+      for (unsigned ID : Div.set_bits())
+        if (branchUniformInGroups(ID, GroupSize))
+          Div.reset(ID);
     if (Div.none())
       return Out;
     // Direct control dependences first: they are the innermost conditions.
@@ -1349,12 +1896,15 @@ struct FunctionUniformity::Impl {
         if (!N)
           return std::nullopt; // coalesced groups and dynamic tiles: not judged
         Site.ImplicitMask = true;
+        Site.GroupSize = N;
         Site.Required = tilesTouching(Site.May, N);
       } else if (C->hasImplicitFullMask()) {
         Site.ImplicitMask = true;
         Site.Required = LaneSet::all();
       } else if (std::optional<uint32_t> M = resolveMaskConstant(C->maskArg(), Ctx)) {
         Site.Required = LaneSet(*M);
+      } else {
+        Site.MaskParameter = unwrittenParameterIndex(C->maskArg());
       }
       return Site;
     }
@@ -1362,17 +1912,38 @@ struct FunctionUniformity::Impl {
     if (!Def || Def == FD || isInSystemHeader(Def, Ctx) || !Cache.containsCollective(Def))
       return std::nullopt;
     const FunctionSummary *Sum = Cache.summary(Def);
-    if (!Sum || !Sum->RequiredLanes)
+    if (!Sum)
       return std::nullopt;
     Site.Helper = Def;
-    Site.Witness = Sum->Witness;
-    Site.Intrinsic = Sum->WitnessIntrinsic;
-    Site.Required = Sum->RequiredLanes;
+    if (Sum->RequiredLanes) {
+      Site.Witness = Sum->Witness;
+      Site.Intrinsic = Sum->WitnessIntrinsic;
+      Site.Required = Sum->RequiredLanes;
+      Site.GroupSize = Sum->GroupSize;
+    } else if (Sum->MaskParameter >= 0) {
+      // A wrapper whose mask is its parameter: the argument (or the
+      // parameter's default) is the mask, as if written here.
+      unsigned Index = static_cast<unsigned>(Sum->MaskParameter);
+      const Expr *Mask = Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
+      if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(Mask))
+        Mask = Default->getExpr();
+      if (!Mask)
+        return std::nullopt;
+      Site.Witness = Sum->MaskWitness;
+      Site.Intrinsic = Sum->MaskWitnessIntrinsic;
+      if (std::optional<uint32_t> M = resolveMaskConstant(Mask, Ctx))
+        Site.Required = LaneSet(*M);
+      else if ((Site.MaskParameter = unwrittenParameterIndex(Mask)) < 0)
+        return std::nullopt;
+    } else {
+      return std::nullopt;
+    }
     // A thread-varying argument that decides, inside the helper, whether
     // the collective runs diverges the lanes there.
     for (unsigned P = 0; P < Def->getNumParams() && P < Call->getNumArgs(); ++P)
       if ((Sum->RequirementConditions & parameterDep(P)) &&
-          (deps(Call->getArg(P), S) & ThreadVarying)) {
+          (deps(Call->getArg(P), S) & ThreadVarying) &&
+          !argumentKeepsHelperConverged(Def, *Sum, Call, S, P)) {
         DivergenceSource Src;
         Src.Kind = DivergenceSource::Argument;
         Src.Condition = Call->getArg(P);
@@ -1381,6 +1952,49 @@ struct FunctionUniformity::Impl {
         Site.Must = LaneSet::none();
       }
     return Site;
+  }
+
+  /// A thread-varying argument \p P that decides, inside helper \p Def,
+  /// whether lanes reach its collective: still fine when every such branch
+  /// of the helper is uniform once the parameters hold the caller's
+  /// arguments (`if (tid / 32 < 4)` called with threadIdx.x).
+  bool argumentKeepsHelperConverged(const FunctionDecl *Def, const FunctionSummary &Sum,
+                                    const CallExpr *Call, const State &S, unsigned P) {
+    const FunctionUniformity *Callee = Cache.analysis(Def);
+    if (!Callee || Sum.RequirementBranches.empty())
+      return false;
+    Impl &C = *Callee->P;
+    SymbolicView CallerView(*this, S, Call);
+    SymbolicTranslator CallerSide(Ctx, Cache.terms(), CallerView, Opts.AssumeWarpAlignedBlocks);
+    llvm::DenseMap<const ParmVarDecl *, TermRef> Bindings;
+    for (unsigned I = 0; I < Def->getNumParams() && I < Call->getNumArgs(); ++I)
+      if (!C.Mutated.count(Def->getParamDecl(I)))
+        Bindings[Def->getParamDecl(I)] = CallerSide.translate(Call->getArg(I));
+    for (const auto &[Cond, ID] : Sum.RequirementBranches) {
+      if (ID >= C.BranchDeps.size() || !(C.BranchDeps[ID] & parameterDep(P)))
+        continue;
+      const CFGBlock *B = C.blockByID(ID);
+      if (!B)
+        return false;
+      State End = C.transferBlock(B, C.In[ID]);
+      SymbolicView CalleeView(C, End, B->getTerminatorStmt());
+      CalleeView.Bindings = Bindings;
+      SymbolicTranslator CalleeSide(Ctx, Cache.terms(), CalleeView, Opts.AssumeWarpAlignedBlocks);
+      TermRef Term = CalleeSide.translate(Cond);
+      if (Cache.prover().sameInGroup(Term, Sum.GroupSize) != UniformityProver::Answer::Uniform)
+        return false;
+    }
+    return true;
+  }
+
+  /// The index of the parameter of this function that \p E reads, when the
+  /// function never writes it; -1 otherwise.
+  int unwrittenParameterIndex(const Expr *E) const {
+    const auto *Ref = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+    const auto *Parm = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Parm || Mutated.count(Parm) || Parm->getDeclContext() != FD)
+      return -1;
+    return static_cast<int>(Parm->getFunctionScopeIndex());
   }
 
   void collectSites() {
@@ -1415,7 +2029,11 @@ struct FunctionUniformity::Impl {
       if (!Site)
         continue;
       bool Data = false;
-      for (DivergenceSource &Src : sourcesFor(B, Data)) {
+      // A tile's collective: only branches that split some tile count (an
+      // argument deciding inside a helper already did).
+      if (Site->GroupSize < 32 && Site->Divergence.empty())
+        Site->Must = mustThrough(B->getBlockID(), Site->GroupSize);
+      for (DivergenceSource &Src : sourcesFor(B, Data, Site->GroupSize)) {
         if (Src.Kind == DivergenceSource::EarlyExit)
           Site->EarlyExits.push_back(Src);
         else
@@ -1449,6 +2067,12 @@ struct FunctionUniformity::Impl {
 
   void summarise() {
     for (const CollectiveSite &Site : Sites) {
+      if (!Site.Required && Site.MaskParameter >= 0 && Site.Divergence.empty() &&
+          Site.EarlyExits.empty() && Summary.MaskParameter < 0) {
+        Summary.MaskParameter = Site.MaskParameter;
+        Summary.MaskWitness = Site.Witness;
+        Summary.MaskWitnessIntrinsic = Site.Intrinsic;
+      }
       if (!Site.Required || !Site.Divergence.empty())
         continue; // judged (and reported) here, not at the callers
       bool Shuffle = Site.Intrinsic && (Site.Intrinsic->Kind == CollectiveKind::Shuffle ||
@@ -1462,10 +2086,31 @@ struct FunctionUniformity::Impl {
         Summary.Witness = Site.Witness;
         Summary.WitnessIntrinsic = Site.Intrinsic;
         Summary.RequiredLanes = Lanes;
+        Summary.GroupSize = Site.GroupSize;
       } else {
         Summary.RequiredLanes = *Summary.RequiredLanes | Lanes;
+        Summary.GroupSize = std::max(Summary.GroupSize, Site.GroupSize);
       }
       Summary.RequirementConditions |= Site.ParamConditions;
+      if (const CFGBlock *B = BlockOf.lookup(Site.Call))
+        for (unsigned ID : Controls[B->getBlockID()].set_bits())
+          if ((BranchDeps[ID] & ~ThreadVarying) && BranchCond[ID] &&
+              !llvm::is_contained(Summary.RequirementBranches,
+                                  std::make_pair(BranchCond[ID], ID)))
+            Summary.RequirementBranches.push_back({BranchCond[ID], ID});
+    }
+    // What the function leaves in its non-const reference parameters: the
+    // value flowing into the exit block.
+    const State &AtExit = In[Cfg->getExit().getBlockID()];
+    for (const ParmVarDecl *P : FD->parameters()) {
+      std::optional<ValueDeps> Out;
+      QualType T = P->getType();
+      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) {
+        auto It = VarIndex.find(P);
+        Out = It != VarIndex.end() && It->second < AtExit.size() ? AtExit[It->second]
+                                                                   : ThreadVarying;
+      }
+      Summary.ReferenceOut.push_back(Out);
     }
     // What the function returns: the values, plus which lanes return where.
     ValueDeps Ret = 0;
@@ -1614,6 +2259,18 @@ WarpAnalysisCache &WarpAnalysisCache::get(ASTContext &Ctx, const UniformityOptio
 WarpAnalysisCache::WarpAnalysisCache(ASTContext &Ctx, const UniformityOptions &Opts)
     : Ctx(Ctx), Opts(Opts) {}
 WarpAnalysisCache::~WarpAnalysisCache() = default;
+
+TermBuilder &WarpAnalysisCache::terms() {
+  if (!Terms)
+    Terms = std::make_unique<TermBuilder>();
+  return *Terms;
+}
+
+UniformityProver &WarpAnalysisCache::prover() {
+  if (!Prover)
+    Prover = std::make_unique<UniformityProver>(Opts.AssumeWarpAlignedBlocks);
+  return *Prover;
+}
 
 WarpAnalysisCache::Traits WarpAnalysisCache::traits(const FunctionDecl *FD) {
   const FunctionDecl *Def = definitionOf(FD);

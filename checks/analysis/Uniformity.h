@@ -95,6 +95,10 @@ struct CollectiveSite {
   /// nullopt for a mask only known at run time.
   std::optional<LaneSet> Required;
   bool ImplicitMask = false;
+  /// The lanes that must arrive together: 32 for a warp collective, N for a
+  /// collective of a cooperative-groups tile of N lanes (a branch that is
+  /// the same for every lane of each tile does not diverge it).
+  unsigned GroupSize = 32;
   LaneSet Must;                                   ///< lanes that surely reach the call
   LaneSet May;                                    ///< lanes that possibly reach it
   llvm::SmallVector<DivergenceSource, 2> Divergence; ///< Branch/Argument sources, innermost first
@@ -108,6 +112,9 @@ struct CollectiveSite {
   bool CoveredOnEveryPath = false;
   /// Parameters whose value decides whether the call is reached.
   ValueDeps ParamConditions = 0;
+  /// The mask is this function's parameter (index), not yet known: callers
+  /// that pass a constant are judged with it. -1 otherwise.
+  int MaskParameter = -1;
 };
 
 /// What callers need to know about a function.
@@ -117,13 +124,31 @@ struct FunctionSummary {
   std::optional<LaneSet> RequiredLanes;
   const clang::CallExpr *Witness = nullptr;       ///< that collective
   const WarpIntrinsic *WitnessIntrinsic = nullptr;
+  /// A collective (not divergent inside the function) whose mask is the
+  /// function's parameter MaskParameter (-1: none): a caller passing a
+  /// constant mask, or leaving a defaulted one, needs those lanes converged.
+  int MaskParameter = -1;
+  const clang::CallExpr *MaskWitness = nullptr;
+  const WarpIntrinsic *MaskWitnessIntrinsic = nullptr;
+  /// The largest group of lanes the function's collectives need converged
+  /// (32 unless every one of them is a collective of a smaller tile).
+  unsigned GroupSize = 32;
   /// Parameters that decide inside the function whether the witness runs.
   ValueDeps RequirementConditions = 0;
+  /// The branches (condition, CFG block) those parameters decide through, so
+  /// a caller can ask whether its argument makes them warp-uniform.
+  llvm::SmallVector<std::pair<const clang::Expr *, unsigned>, 2> RequirementBranches;
+  /// For each non-const reference parameter: what the function leaves in it
+  /// (ThreadVarying and parameter bits, as ReturnDeps); nullopt for other
+  /// parameters.
+  llvm::SmallVector<std::optional<ValueDeps>, 4> ReferenceOut;
   /// Dependencies of the returned value.
   ValueDeps ReturnDeps = ThreadVarying;
 };
 
 class WarpAnalysisCache;
+class TermBuilder;
+class UniformityProver;
 
 /// The analysis result for one function.
 class FunctionUniformity {
@@ -183,6 +208,10 @@ public:
 
   clang::ASTContext &context() const { return Ctx; }
   const UniformityOptions &options() const { return Opts; }
+  /// The symbolic terms and the solver-backed prover shared by every
+  /// function of the translation unit (created on first use).
+  TermBuilder &terms();
+  UniformityProver &prover();
 
 private:
   struct Traits {
@@ -198,6 +227,8 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, Traits> TraitsCache;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionUniformity>> Analyses;
   llvm::DenseMap<const clang::FunctionDecl *, bool> InProgress;
+  std::unique_ptr<TermBuilder> Terms;
+  std::unique_ptr<UniformityProver> Prover;
 };
 
 /// The constant value of a mask argument: what evaluateMask folds, plus

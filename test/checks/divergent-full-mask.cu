@@ -221,7 +221,7 @@ __global__ void flagValueFlow(const int *in, int *out, int *counter, Pair p) {
   // A helper returning the lane id.
   if (laneId() < 4)
     out[6] = __shfl_sync(FULL, 1, 0);
-  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __shfl_sync with a full mask is reached by only some of the lanes it names: lanes that take the other path never reach it{{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __shfl_sync with a full mask is reached by only some of the lanes it names: lanes 4-31 never reach it{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
 }
 

@@ -1,0 +1,509 @@
+//===--- UniformityProver.cpp - Can two lanes of a warp disagree on a value? ===//
+
+#include "UniformityProver.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/SMTAPI.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <random>
+
+namespace warp_tidy {
+
+//===----------------------------------------------------------------------===//
+// Statistics
+//===----------------------------------------------------------------------===//
+
+void ProverStats::add(const ProverStats &O) {
+  Questions += O.Questions;
+  CacheHits += O.CacheHits;
+  SampledVarying += O.SampledVarying;
+  SolverQueries += O.SolverQueries;
+  ProvedUniform += O.ProvedUniform;
+  SolverVarying += O.SolverVarying;
+  Unknown += O.Unknown;
+  SolverSeconds += O.SolverSeconds;
+}
+
+void ProverStats::print(llvm::raw_ostream &OS) const {
+  OS << "warp-tidy solver: " << Questions << " questions (" << CacheHits << " cached, "
+     << SampledVarying << " disproved by sampling), " << SolverQueries << " solver queries ("
+     << ProvedUniform << " proved uniform, " << SolverVarying << " varying, " << Unknown
+     << " unknown/limit), ";
+  OS << llvm::format("%.1f", SolverSeconds * 1000.0) << " ms in the solver\n";
+}
+
+namespace {
+std::mutex TotalsMutex;
+struct TotalsPrinter {
+  ProverStats Totals;
+  ~TotalsPrinter() {
+    if (getenv("WARP_TIDY_SOLVER_STATS"))
+      Totals.print(llvm::errs());
+  }
+};
+TotalsPrinter &totalsPrinter() {
+  static TotalsPrinter P;
+  return P;
+}
+} // namespace
+
+ProverStats &UniformityProver::processTotals() { return totalsPrinter().Totals; }
+
+//===----------------------------------------------------------------------===//
+// Leaves of a term
+//===----------------------------------------------------------------------===//
+
+static void collectLeaves(TermRef T, llvm::DenseSet<TermRef> &Seen,
+                          llvm::SmallVectorImpl<TermRef> &Leaves) {
+  if (!Seen.insert(T).second)
+    return;
+  if (T->Op == TermOp::Uniform || T->Op == TermOp::PerLane) {
+    Leaves.push_back(T);
+    return;
+  }
+  for (TermRef O : T->Ops)
+    collectLeaves(O, Seen, Leaves);
+}
+
+static uint64_t maskTo(uint64_t V, unsigned Width) {
+  return Width >= 64 ? V : (V & ((uint64_t(1) << Width) - 1));
+}
+
+//===----------------------------------------------------------------------===//
+// Step 1: sampling
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A block shape and a warp in it, drawn at random within CUDA's limits.
+struct SampledWarp {
+  uint64_t Dx = 32, Dy = 1, Dz = 1;
+  uint64_t Warp = 0;
+};
+} // namespace
+
+static uint64_t drawValue(std::mt19937_64 &Rng, unsigned Width) {
+  // Real bounds and indices are small, and the interesting points are near
+  // multiples of the group sizes, so most draws are small.
+  uint64_t R = Rng();
+  switch (R % 8) {
+  case 0: case 1: case 2: return (R >> 8) % 64;
+  case 3: return (R >> 8) % 4096;
+  case 4: {
+    uint64_t M = ((R >> 8) % 64) * 32;
+    return M + ((R >> 20) % 5) - 2;
+  }
+  case 5: return (R >> 8) % 8;
+  default: return maskTo(Rng(), Width);
+  }
+}
+
+static SampledWarp drawWarp(std::mt19937_64 &Rng, bool Aligned) {
+  SampledWarp S;
+  if (Aligned) {
+    S.Dx = 32 * (1 + Rng() % 32);
+  } else {
+    static const uint64_t Shapes[] = {1, 2, 3, 8, 16, 20, 24, 48, 64, 96, 100, 128, 250, 256};
+    S.Dx = Rng() % 2 ? Shapes[Rng() % (sizeof Shapes / sizeof *Shapes)] : 1 + Rng() % 1024;
+  }
+  uint64_t Rest = 1024 / S.Dx;
+  S.Dy = Rest ? 1 + Rng() % Rest : 1;
+  if (Rng() % 2)
+    S.Dy = 1;
+  uint64_t RestZ = std::min<uint64_t>(64, 1024 / (S.Dx * S.Dy));
+  S.Dz = RestZ && Rng() % 3 == 0 ? 1 + Rng() % RestZ : 1;
+  uint64_t Threads = S.Dx * S.Dy * S.Dz;
+  S.Warp = Rng() % ((Threads + 31) / 32);
+  return S;
+}
+
+/// Comparisons of a lane-dependent value with a uniform leaf (`gid < n`):
+/// the leaf is the threshold, and a disagreement needs it inside the range
+/// the lanes cover, which independent random draws rarely hit.
+static void collectThresholds(TermRef T, llvm::DenseSet<TermRef> &Seen,
+                              llvm::SmallVectorImpl<std::pair<TermRef, TermRef>> &Out) {
+  if (!Seen.insert(T).second)
+    return;
+  if (T->Op >= TermOp::Eq && T->Op <= TermOp::SLe) {
+    for (int Side = 0; Side < 2; ++Side) {
+      TermRef Leaf = T->Ops[Side], Other = T->Ops[1 - Side];
+      while (Leaf->Op == TermOp::ZExt || Leaf->Op == TermOp::SExt || Leaf->Op == TermOp::Trunc)
+        Leaf = Leaf->Ops[0];
+      if (Leaf->Op == TermOp::Uniform && Other->LaneDependent)
+        Out.push_back({Leaf, Other});
+    }
+  }
+  for (TermRef O : T->Ops)
+    collectThresholds(O, Seen, Out);
+}
+
+bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) {
+  llvm::DenseSet<TermRef> Seen;
+  llvm::SmallVector<TermRef, 16> Leaves;
+  collectLeaves(T, Seen, Leaves);
+  Seen.clear();
+  llvm::SmallVector<std::pair<TermRef, TermRef>, 4> Thresholds;
+  collectThresholds(T, Seen, Thresholds);
+  // Deterministic: the same term gets the same samples in every run.
+  std::mt19937_64 Rng(0x5eed + Leaves.size() * 7919 + T->Width);
+  constexpr unsigned Samples = 48;
+  llvm::DenseMap<unsigned, uint64_t> UniformValues;
+  for (unsigned S = 0; S < Samples; ++S) {
+    SampledWarp W = drawWarp(Rng, Aligned);
+    UniformValues.clear();
+    for (TermRef L : Leaves)
+      if (L->Op == TermOp::Uniform) {
+        uint64_t V = maskTo(drawValue(Rng, L->Width) << L->KnownZeroBits, L->Width);
+        if (L->UpperBound && V > L->UpperBound)
+          V = (V % (L->UpperBound + 1)) >> L->KnownZeroBits << L->KnownZeroBits;
+        UniformValues[L->Id] = V;
+      }
+    uint64_t Threads = W.Dx * W.Dy * W.Dz;
+    auto LaneAt = [&](unsigned Lane) {
+      uint64_t Linear = W.Warp * 32 + Lane;
+      LaneValues V;
+      V.BlockDimX = W.Dx;
+      V.BlockDimY = W.Dy;
+      V.BlockDimZ = W.Dz;
+      V.ThreadX = Linear % W.Dx;
+      V.ThreadY = (Linear / W.Dx) % W.Dy;
+      V.ThreadZ = Linear / (W.Dx * W.Dy);
+      V.HardwareLane = Lane;
+      V.Leaf = [&](const Term &Leaf) -> uint64_t {
+        if (Leaf.Op == TermOp::Uniform)
+          return UniformValues.lookup(Leaf.Id);
+        return drawValue(Rng, Leaf.Width); // per-lane: anything, per lane
+      };
+      return V;
+    };
+    // Every other sample puts thresholds where the lanes are: the value the
+    // other side has in some lane of this warp, give or take one.
+    if (S % 2 == 1)
+      for (auto [Leaf, Other] : Thresholds) {
+        uint64_t Lanes = std::min<uint64_t>(32, Threads - W.Warp * 32);
+        uint64_t At = evaluate(Other, LaneAt(Rng() % Lanes));
+        uint64_t V = maskTo(At + (Rng() % 3) - 1, Leaf->Width);
+        if (Leaf->KnownZeroBits || (Leaf->UpperBound && V > Leaf->UpperBound))
+          continue; // keep the leaf's known facts
+        UniformValues[Leaf->Id] = V;
+      }
+    uint64_t GroupValue = 0;
+    for (unsigned Lane = 0; Lane < 32; ++Lane) {
+      uint64_t Linear = W.Warp * 32 + Lane;
+      if (Linear >= Threads)
+        break; // a partial last warp: these lanes do not exist
+      uint64_t Value = evaluate(T, LaneAt(Lane));
+      if (Lane % GroupSize == 0)
+        GroupValue = Value;
+      else if (Value != GroupValue)
+        return true;
+    }
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2: proof with Z3
+//===----------------------------------------------------------------------===//
+
+struct UniformityProver::Solver {
+  llvm::SMTSolverRef S;
+  llvm::DenseMap<TermRef, unsigned> AbstractIds;
+
+  llvm::SMTExprRef bv(uint64_t V, unsigned Width) {
+    return S->mkBitvector(llvm::APSInt(llvm::APInt(Width, V), true), Width);
+  }
+  llvm::SMTExprRef symbol(const std::string &Name, unsigned Width) {
+    return S->mkSymbol(Name.c_str(), S->getBitvectorSort(Width));
+  }
+  /// A uniform value of \p Width whose low \p Zeros bits are zero.
+  llvm::SMTExprRef alignedSymbol(const std::string &Name, unsigned Width, unsigned Zeros) {
+    if (Zeros == 0)
+      return symbol(Name, Width);
+    if (Zeros >= Width)
+      return bv(0, Width);
+    return S->mkBVConcat(symbol(Name, Width - Zeros), bv(0, Zeros));
+  }
+  llvm::SMTExprRef boolToBV(const llvm::SMTExprRef &B) {
+    return S->mkIte(B, bv(1, 1), bv(0, 1));
+  }
+};
+
+/// Nonlinear arithmetic whose operands are all lane-independent: the solver
+/// would bit-blast a multiplier for nothing, since both lanes share it.
+static bool hasNonlinearOp(TermRef T, llvm::DenseMap<TermRef, bool> &Memo) {
+  auto It = Memo.find(T);
+  if (It != Memo.end())
+    return It->second;
+  bool R = false;
+  if (!T->isLeaf() && !T->isConst()) {
+    switch (T->Op) {
+    case TermOp::Mul:
+    case TermOp::UDiv:
+    case TermOp::SDiv:
+    case TermOp::URem:
+    case TermOp::SRem:
+      R = !T->Ops[0]->isConst() && !T->Ops[1]->isConst();
+      break;
+    default:
+      break;
+    }
+    for (TermRef O : T->Ops)
+      R = R || hasNonlinearOp(O, Memo);
+  }
+  Memo[T] = R;
+  return R;
+}
+
+namespace {
+/// Writes one lane's copy of a term in the solver's language.
+struct Lowering {
+  struct Lane {
+    llvm::SMTExprRef X, Y, Z, HwLane;
+    const char *Tag;
+  };
+  Lowering(llvm::SMTSolver &S, UniformityProver::Solver &Z, const Lane &L,
+           const llvm::SMTExprRef &Dx, const llvm::SMTExprRef &Dy, const llvm::SMTExprRef &Dz,
+           llvm::DenseMap<TermRef, bool> &Nonlinear, bool Aligned)
+      : S(S), Z(Z), L(L), Dx(Dx), Dy(Dy), Dz(Dz), Nonlinear(Nonlinear), Aligned(Aligned) {}
+  llvm::SMTSolver &S;
+  UniformityProver::Solver &Z;
+  const Lane &L;
+  const llvm::SMTExprRef &Dx, &Dy, &Dz;
+  llvm::DenseMap<TermRef, bool> &Nonlinear;
+  bool Aligned;
+  llvm::DenseMap<TermRef, llvm::SMTExprRef> Memo;
+
+  llvm::SMTExprRef lower(TermRef T) {
+    auto It = Memo.find(T);
+    if (It != Memo.end())
+      return It->second;
+    llvm::SMTExprRef R = compute(T);
+    Memo[T] = R;
+    return R;
+  }
+
+  llvm::SMTExprRef compute(TermRef T) {
+    unsigned W = T->Width;
+    switch (T->Op) {
+    case TermOp::Const: return Z.bv(T->Value, W);
+    case TermOp::ThreadX: return L.X;
+    case TermOp::ThreadY: return L.Y;
+    case TermOp::ThreadZ: return L.Z;
+    case TermOp::HardwareLane: return L.HwLane;
+    case TermOp::BlockDimX: return Dx;
+    case TermOp::BlockDimY: return Dy;
+    case TermOp::BlockDimZ: return Dz;
+    case TermOp::Uniform: {
+      llvm::SMTExprRef U = Z.alignedSymbol("u" + std::to_string(T->Id), W, T->KnownZeroBits);
+      if (T->UpperBound)
+        S.addConstraint(S.mkBVUle(U, Z.bv(T->UpperBound, W)));
+      return U;
+    }
+    case TermOp::PerLane:
+      return Z.symbol("p" + std::to_string(T->Id) + L.Tag, W);
+    default:
+      break;
+    }
+    if (!T->LaneDependent && hasNonlinearOp(T, Nonlinear)) {
+      auto [Id, New] = Z.AbstractIds.try_emplace(T, Z.AbstractIds.size());
+      (void)New;
+      return Z.alignedSymbol("a" + std::to_string(Id->second), W,
+                             TermBuilder::knownZeroBits(T, Aligned));
+    }
+    if (T->Op == TermOp::Ite)
+      return S.mkIte(S.mkEqual(lower(T->Ops[0]), Z.bv(1, 1)), lower(T->Ops[1]),
+                     lower(T->Ops[2]));
+    llvm::SMTExprRef A = lower(T->Ops[0]);
+    switch (T->Op) {
+    case TermOp::Not: return S.mkBVNot(A);
+    case TermOp::ZExt: return S.mkBVZeroExt(W - T->Ops[0]->Width, A);
+    case TermOp::SExt: return S.mkBVSignExt(W - T->Ops[0]->Width, A);
+    case TermOp::Trunc: return S.mkBVExtract(W - 1, 0, A);
+    default: break;
+    }
+    llvm::SMTExprRef B = lower(T->Ops[1]);
+    switch (T->Op) {
+    case TermOp::Add: return S.mkBVAdd(A, B);
+    case TermOp::Sub: return S.mkBVSub(A, B);
+    case TermOp::Mul: return S.mkBVMul(A, B);
+    case TermOp::UDiv: return S.mkBVUDiv(A, B);
+    case TermOp::SDiv: return S.mkBVSDiv(A, B);
+    case TermOp::URem: return S.mkBVURem(A, B);
+    case TermOp::SRem: return S.mkBVSRem(A, B);
+    case TermOp::Shl: return S.mkBVShl(A, B);
+    case TermOp::LShr: return S.mkBVLshr(A, B);
+    case TermOp::AShr: return S.mkBVAshr(A, B);
+    case TermOp::And: return S.mkBVAnd(A, B);
+    case TermOp::Or: return S.mkBVOr(A, B);
+    case TermOp::Xor: return S.mkBVXor(A, B);
+    case TermOp::Eq: return Z.boolToBV(S.mkEqual(A, B));
+    case TermOp::Ne: return Z.boolToBV(S.mkNot(S.mkEqual(A, B)));
+    case TermOp::ULt: return Z.boolToBV(S.mkBVUlt(A, B));
+    case TermOp::ULe: return Z.boolToBV(S.mkBVUle(A, B));
+    case TermOp::SLt: return Z.boolToBV(S.mkBVSlt(A, B));
+    case TermOp::SLe: return Z.boolToBV(S.mkBVSle(A, B));
+    default: return Z.bv(0, W);
+    }
+  }
+};
+} // namespace
+
+UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) {
+#if LLVM_WITH_Z3
+  if (!Z3) {
+    Z3 = std::make_unique<Solver>();
+    Z3->S = llvm::CreateZ3Solver();
+  }
+  llvm::SMTSolver &S = *Z3->S;
+  S.reset();
+  // Deterministic effort bound first (machine load must not change answers),
+  // wall-clock bound as a backstop.
+  S.setUnsignedParam("rlimit", 400000);
+  S.setUnsignedParam("timeout", 2000);
+  Z3->AbstractIds.clear();
+  Solver &Z = *Z3;
+
+  llvm::SMTExprRef Dx = Z.symbol("ntid.x", 32), Dy = Z.symbol("ntid.y", 32),
+                   Dz = Z.symbol("ntid.z", 32);
+  llvm::SMTExprRef One = Z.bv(1, 32);
+  S.addConstraint(S.mkBVUge(Dx, One));
+  S.addConstraint(S.mkBVUge(Dy, One));
+  S.addConstraint(S.mkBVUge(Dz, One));
+  S.addConstraint(S.mkBVUle(Dx, Z.bv(1024, 32)));
+  S.addConstraint(S.mkBVUle(Dy, Z.bv(1024, 32)));
+  S.addConstraint(S.mkBVUle(Dz, Z.bv(64, 32)));
+  unsigned GroupBits = llvm::Log2_32(GroupSize);
+  llvm::SMTExprRef LaneA = Z.symbol("lane.A", 5), LaneB = Z.symbol("lane.B", 5);
+  if (GroupBits < 5)
+    S.addConstraint(S.mkEqual(S.mkBVExtract(4, GroupBits, LaneA),
+                              S.mkBVExtract(4, GroupBits, LaneB)));
+  Lowering::Lane A{nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneA), ".A"};
+  Lowering::Lane B{nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneB), ".B"};
+  if (Aligned) {
+    // blockDim.x % 32 == 0: a warp is 32 consecutive x of one row.
+    S.addConstraint(S.mkEqual(S.mkBVExtract(4, 0, Dx), Z.bv(0, 5)));
+    llvm::SMTExprRef WarpX = Z.symbol("warp.x", 27);
+    A.X = S.mkBVConcat(WarpX, LaneA);
+    B.X = S.mkBVConcat(WarpX, LaneB);
+    A.Y = B.Y = Z.symbol("tid.y", 32);
+    A.Z = B.Z = Z.symbol("tid.z", 32);
+  } else {
+    // The general model: both lanes' linear ids lie in one warp.
+    llvm::SMTExprRef Warp = Z.symbol("warp", 27);
+    S.addConstraint(S.mkBVUle(S.mkBVMul(Dx, S.mkBVMul(Dy, Dz)), Z.bv(1024, 32)));
+    for (Lowering::Lane *L : {&A, &B}) {
+      std::string Tag = L->Tag;
+      L->X = Z.symbol("tid.x" + Tag, 32);
+      L->Y = Z.symbol("tid.y" + Tag, 32);
+      L->Z = Z.symbol("tid.z" + Tag, 32);
+      llvm::SMTExprRef Linear =
+          S.mkBVAdd(L->X, S.mkBVMul(Dx, S.mkBVAdd(L->Y, S.mkBVMul(Dy, L->Z))));
+      S.addConstraint(S.mkEqual(Linear, S.mkBVConcat(Warp, L == &A ? LaneA : LaneB)));
+    }
+  }
+  for (Lowering::Lane *L : {&A, &B}) {
+    S.addConstraint(S.mkBVUlt(L->X, Dx));
+    S.addConstraint(S.mkBVUlt(L->Y, Dy));
+    S.addConstraint(S.mkBVUlt(L->Z, Dz));
+  }
+  llvm::DenseMap<TermRef, bool> Nonlinear;
+  Lowering LA(S, Z, A, Dx, Dy, Dz, Nonlinear, Aligned);
+  Lowering LB(S, Z, B, Dx, Dy, Dz, Nonlinear, Aligned);
+  S.addConstraint(S.mkNot(S.mkEqual(LA.lower(T), LB.lower(T))));
+
+  auto Start = std::chrono::steady_clock::now();
+  std::optional<bool> Sat = S.check();
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  Stats.SolverSeconds += Seconds;
+  ++Stats.SolverQueries;
+  if (!Sat) {
+    ++Stats.Unknown;
+    return Answer::Unknown;
+  }
+  if (*Sat) {
+    ++Stats.SolverVarying;
+    return Answer::Varying;
+  }
+  ++Stats.ProvedUniform;
+  return Answer::Uniform;
+#else
+  ++Stats.Unknown;
+  return Answer::Unknown;
+#endif
+}
+
+UniformityProver::UniformityProver(bool WarpAlignedBlocks) : Aligned(WarpAlignedBlocks) {}
+
+UniformityProver::~UniformityProver() {
+  std::lock_guard<std::mutex> Lock(TotalsMutex);
+  processTotals().add(Stats);
+}
+
+/// A key equal for terms that differ only in the names of their leaves
+/// (`gid < n` of one kernel and `gid < m` of the next): leaves are numbered
+/// by first appearance, with what is known of them.
+static void canonicalKey(TermRef T, llvm::DenseMap<TermRef, unsigned> &Numbers,
+                         llvm::raw_ostream &OS) {
+  auto It = Numbers.find(T);
+  if (It != Numbers.end()) {
+    OS << '#' << It->second;
+    return;
+  }
+  unsigned N = Numbers.size();
+  Numbers[T] = N;
+  OS << '(' << static_cast<unsigned>(T->Op) << ':' << T->Width;
+  if (T->isConst())
+    OS << '=' << T->Value;
+  if (T->Op == TermOp::Uniform)
+    OS << 'z' << T->KnownZeroBits << 'b' << T->UpperBound;
+  for (TermRef O : T->Ops) {
+    OS << ' ';
+    canonicalKey(O, Numbers, OS);
+  }
+  OS << ')';
+}
+
+UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned GroupSize) {
+  ++Stats.Questions;
+  if (!T->LaneDependent)
+    return Answer::Uniform;
+  if (GroupSize <= 1)
+    return Answer::Uniform;
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  llvm::DenseMap<TermRef, unsigned> Numbers;
+  canonicalKey(T, Numbers, OS);
+  OS << '/' << GroupSize;
+  auto It = Cache.find(OS.str());
+  if (It != Cache.end()) {
+    ++Stats.CacheHits;
+    return It->second;
+  }
+  const std::string Key = OS.str();
+  Answer A;
+  if (samplingFindsDisagreement(T, GroupSize)) {
+    ++Stats.SampledVarying;
+    A = Answer::Varying;
+  } else {
+    A = prove(T, GroupSize);
+  }
+  Cache[Key] = A;
+  if (getenv("WARP_TIDY_DEBUG_PROVER")) {
+    llvm::errs() << "prover: group " << GroupSize << " "
+                 << (A == Answer::Uniform ? "uniform" : A == Answer::Varying ? "varying" : "unknown")
+                 << ": ";
+    printTerm(T, llvm::errs());
+    llvm::errs() << "\n";
+  }
+  return A;
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,94 @@
+//===--- UniformityProver.h - Can two lanes of a warp disagree on a value? ===//
+//
+// The question behind every "is this branch divergent" after the taint
+// analysis has said "it may be": can two lanes of the same warp (or of the
+// same aligned group of G lanes, for cooperative-groups tiles of size G)
+// evaluate a term differently?
+//
+// The warp model (CUDA Programming Guide, "SIMT architecture"): warps are
+// formed from the linear thread id  x + Dx * (y + Dy * z); lane = linear %
+// 32, warp = linear / 32. With AssumeWarpAlignedBlocks (blockDim.x % 32 ==
+// 0) that is: the lanes of a warp share y, z and x / 32 and differ in x % 32.
+//
+// Two steps, cheap first:
+//  1. Sampling. The term is evaluated on concrete blocks, warps and values of
+//     its uniform leaves, for every lane of the warp. A disagreement found
+//     there is a real one (a counterexample of the model): the answer is
+//     Varying and no solver runs. Most thread-varying conditions (`lane ==
+//     0`, data loaded per lane) end here.
+//  2. Proof. Otherwise Z3, through LLVM's SMT API, is asked whether
+//     term(A) != term(B) is satisfiable for two lanes A, B of one group.
+//     Lane-independent subterms with nonlinear arithmetic (blockIdx.x *
+//     blockDim.x) are replaced by fresh uniform symbols that keep only their
+//     known zero low bits: a weaker model, so UNSAT still proves uniformity,
+//     and the solver sees little more than lane arithmetic. Only UNSAT makes
+//     a value uniform; SAT, unknown or a resource-limit hit keep the taint's
+//     answer. Every query is bounded by a deterministic resource limit (so
+//     results do not depend on machine load) and a time limit as backstop.
+//
+// Answers are cached per (term, group size); terms are hash-consed, so the
+// same condition asked again (the divergence fixpoint repeats questions)
+// costs a map lookup.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ANALYSIS_UNIFORMITYPROVER_H
+#define WARP_TIDY_ANALYSIS_UNIFORMITYPROVER_H
+
+#include "SymbolicTerm.h"
+#include <map>
+#include <memory>
+#include <string>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace warp_tidy {
+
+/// Counters for the benchmark and `WARP_TIDY_SOLVER_STATS`.
+struct ProverStats {
+  unsigned Questions = 0;      ///< sameInGroup calls (cache hits included)
+  unsigned CacheHits = 0;
+  unsigned SampledVarying = 0; ///< disproved by sampling, no solver
+  unsigned SolverQueries = 0;
+  unsigned ProvedUniform = 0;  ///< solver said UNSAT
+  unsigned SolverVarying = 0;  ///< solver said SAT
+  unsigned Unknown = 0;        ///< resource or time limit, or no solver
+  double SolverSeconds = 0;
+
+  void add(const ProverStats &O);
+  void print(llvm::raw_ostream &OS) const;
+};
+
+class UniformityProver {
+public:
+  enum class Answer { Uniform, Varying, Unknown };
+
+  explicit UniformityProver(bool WarpAlignedBlocks);
+  ~UniformityProver();
+
+  /// Do all lanes of every aligned group of \p GroupSize lanes (32: the
+  /// warp; 2..16: a cooperative-groups tile) hold the same value of \p T?
+  Answer sameInGroup(TermRef T, unsigned GroupSize = 32);
+
+  const ProverStats &stats() const { return Stats; }
+  /// The Z3 session (an implementation detail, public for the lowering).
+  struct Solver;
+  /// Totals over every prover of this process (printed at exit when the
+  /// environment variable WARP_TIDY_SOLVER_STATS is set).
+  static ProverStats &processTotals();
+
+private:
+  bool samplingFindsDisagreement(TermRef T, unsigned GroupSize);
+  Answer prove(TermRef T, unsigned GroupSize);
+
+  bool Aligned;
+  ProverStats Stats;
+  std::map<std::string, Answer> Cache; ///< by canonical term and group size
+  std::unique_ptr<Solver> Z3;
+};
+
+} // namespace warp_tidy
+
+#endif

@@ -1,0 +1,205 @@
+// RUN: %check_warp_tidy %s warp-divergent-full-mask -- -arch=sm_80
+//
+// Conditions that the taint analysis calls thread-varying but that no two
+// lanes of one warp (or one tile) can evaluate differently: the uniformity
+// prover (symbolic values + Z3) must keep them silent. Next to each idiom, its
+// broken variant, which must still be reported. These are the idioms of
+// correct code that made warp-divergent-full-mask wrong on real libraries.
+
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+#define FULL 0xffffffffu
+
+__device__ unsigned laneId() { return threadIdx.x & 31; }
+__device__ int roundUp32(int n) { return (n + 31) / 32 * 32; }
+
+// --- 1. Sub-warp groups with a bound rounded to whole warps ----------------
+// g = gid >> 2 puts 8 groups of 4 lanes in each warp; a bound that is a
+// multiple of 8 groups never splits a warp, whichever way it is written.
+__global__ void silentGroupsRoundedBound(float *out, const float *in, int n) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  int g = gid >> 2;
+  float v = in[gid];
+  if (g < (n / 8) * 8) v += __shfl_xor_sync(FULL, v, 1);
+  if (g < (n & ~7)) v += __shfl_xor_sync(FULL, v, 2);
+  if (g < n - n % 8) v += __shfl_xor_sync(FULL, v, 1);
+  if (g < ((n >> 3) << 3)) v += __shfl_xor_sync(FULL, v, 1);
+  int h = gid / 4;
+  if (h < n / 8 * 8) v += __shfl_xor_sync(FULL, v, 1);
+  out[gid] = v;
+}
+
+__global__ void flagGroupsBoundRoundedTooFine(float *out, const float *in, int n) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  int g = gid >> 2;
+  float v = in[gid];
+  // 4 groups is half a warp: the bound can fall between lanes 15 and 16.
+  if (g < (n / 4) * 4) v += __shfl_xor_sync(FULL, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  out[gid] = v;
+}
+
+// --- 2. Linearised multi-dimensional thread ids -------------------------------
+__global__ void silentLinearisedWarpIndex(float *out) {
+  int t = threadIdx.x + blockDim.x * threadIdx.y;
+  int u = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  float v = t;
+  if (t / 32 == 1) v += __shfl_down_sync(FULL, v, 1);
+  if ((t >> 5) > 2) v += __shfl_down_sync(FULL, v, 1);
+  if ((u & ~31) == 64) v += __shfl_down_sync(FULL, v, 1);
+  out[t] = v;
+}
+
+__global__ void flagLinearisedHalfWarp(float *out) {
+  int t = threadIdx.x + blockDim.x * threadIdx.y;
+  float v = t;
+  if (t / 16 == 1) v += __shfl_down_sync(FULL, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: __shfl_down_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  out[t] = v;
+}
+
+// --- 3. Loops that whole warps run together -----------------------------------
+__global__ void silentWarpLockstepLoops(float *out, const float *in, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  for (int i = lane; i < roundUp32(n); i += 32) {
+    float x = i < n ? in[i] : 0.f;
+    acc += __shfl_xor_sync(FULL, x, 1);
+  }
+  for (int i = threadIdx.x; i < (n + 31) / 32 * 32; i += blockDim.x)
+    acc += __shfl_xor_sync(FULL, acc, 1);
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  do {
+    acc += __shfl_xor_sync(FULL, acc, 1);
+    tid += blockDim.x * gridDim.x;
+  } while ((tid >> 5) < n);
+  out[threadIdx.x] = acc;
+}
+
+__global__ void flagLoopBoundNotWarpMultiple(float *out, const float *in, int n) {
+  float acc = 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    acc += __shfl_xor_sync(FULL, in[i], 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  }
+  out[threadIdx.x] = acc;
+}
+
+// --- 4. Helpers with non-const reference parameters ---------------------------
+__device__ void broadcastFromLane0(int &x) { x = __shfl_sync(FULL, x, 0); }
+__device__ void syncOnly(int &x) { __syncwarp(); }
+__device__ void storeLane(int &x) { x = threadIdx.x & 31; __syncwarp(); }
+
+__global__ void silentReferenceParameters(int *out, int v) {
+  int a = threadIdx.x;
+  broadcastFromLane0(a); // every lane now holds lane 0's value
+  if (a > 3) v += __shfl_xor_sync(FULL, v, 1);
+  int b = 7;
+  for (int k = 0; k < 4; ++k) {
+    syncOnly(b); // never written: no taint around the loop
+    if (b > 3) v += __shfl_xor_sync(FULL, v, 1);
+  }
+  out[threadIdx.x] = v;
+}
+
+__global__ void flagReferenceParameterStoresLane(int *out, int v) {
+  int c = 7;
+  storeLane(c);
+  if (c > 3) v += __shfl_xor_sync(FULL, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  out[threadIdx.x] = v;
+}
+
+// --- 5. A helper branching on the warp index of its parameter ------------------
+__device__ float reduceInFirstWarps(int tid, float v) {
+  if (tid / 32 < 4)
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(FULL, v, o);
+  return v;
+}
+__device__ float shuffleInFirstLanes(int tid, float v) {
+  if (tid % 32 < 4)
+    v += __shfl_xor_sync(FULL, v, 1);
+  return v;
+}
+
+__global__ void silentHelperBranchesOnWarpIndex(float *out) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = out[gid];
+  v = reduceInFirstWarps(threadIdx.x, v);
+  v = reduceInFirstWarps(gid, v);
+  out[gid] = v;
+}
+
+__global__ void flagHelperBranchesOnLane(float *out) {
+  float v = out[threadIdx.x];
+  v = shuffleInFirstLanes(threadIdx.x, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'shuffleInFirstLanes' is called with a thread-varying argument{{.*}}[warp-divergent-full-mask]
+  out[threadIdx.x] = v;
+}
+
+// --- 6. A lane id that comes from a helper -----------------------------------------
+__global__ void silentLaneFromHelper(int *out, int v) {
+  if (laneId() < 16) v += __shfl_xor_sync(0x0000ffff, v, 1);
+  out[threadIdx.x] = v;
+}
+
+__global__ void flagLaneFromHelperWrongHalf(int *out, int v) {
+  if (laneId() < 16) v += __shfl_xor_sync(0xffff0000, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: __shfl_xor_sync with mask 0xffff0000 is reached by only some of the lanes it names: lanes 16-31 never reach it{{.*}}[warp-divergent-full-mask]
+  out[threadIdx.x] = v;
+}
+
+// --- 10. Sub-warp tiles ------------------------------------------------------------
+__global__ void silentTileUniformConditions(float *out, const float *in, int nrows) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<8> tile = cg::tiled_partition<8>(block);
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = gid / 8; // one row per 8-lane tile
+  float v = in[gid];
+  if (row < nrows)
+    for (int o = 4; o > 0; o /= 2) v += tile.shfl_down(v, o);
+  if (tile.meta_group_rank() < 2) v += tile.shfl_xor(v, 1);
+  cg::thread_block_tile<1> single = cg::tiled_partition<1>(block);
+  if (in[gid] > 0.f) v += single.shfl(v, 0); // a 1-lane tile involves no other lane
+  out[gid] = v;
+}
+
+__global__ void flagTileSplitByCondition(float *out, const float *in, int nrows) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<8> tile = cg::tiled_partition<8>(block);
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[gid];
+  if (gid / 4 < nrows) v += tile.shfl_xor(v, 1); // 4-lane rows split 8-lane tiles
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: thread_block_tile::shfl_xor with the implicit mask of its 8-lane tile is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  out[gid] = v;
+}
+
+// --- 11. Values every lane holds alike -----------------------------------------------
+__device__ float broadcastLane0(float v) { return __shfl_sync(FULL, v, 0); }
+
+__global__ void silentValuesHeldAlike(float *out, const float *in) {
+  float v = in[threadIdx.x];
+  if (__syncthreads_or(v > 0.f)) v += __shfl_xor_sync(FULL, v, 1);
+  if (__syncthreads_count(v > 1.f) > 3) v += __shfl_xor_sync(FULL, v, 1);
+  float s = v;
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(FULL, s, o);
+  if (s > 10.f) v += __shfl_xor_sync(FULL, v, 2);
+  float m = v;
+  for (int o = 16; o > 0; o /= 2) m = fmaxf(m, __shfl_xor_sync(FULL, m, o));
+  if (m > 10.f) return;
+  if (broadcastLane0(v) > 1.f) v += __shfl_xor_sync(FULL, v, 2);
+  out[threadIdx.x] = v;
+}
+
+__global__ void flagDownReductionIsNotHeldAlike(float *out, const float *in) {
+  float v = in[threadIdx.x];
+  float d = v;
+  for (int o = 16; o > 0; o >>= 1) d += __shfl_down_sync(FULL, d, o);
+  if (d > 10.f) v += __shfl_xor_sync(FULL, v, 2); // only lane 0 holds the sum
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  float h = v;
+  for (int o = 8; o > 0; o >>= 1) h += __shfl_xor_sync(FULL, h, o); // half butterfly
+  if (h > 10.f) v += __shfl_xor_sync(FULL, v, 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  out[threadIdx.x] = v;
+}
