@@ -14,7 +14,10 @@ using namespace warp_tidy;
 
 namespace {
 
+// The line marker puts the stand-in declarations in a system header, where
+// CUDA's own are: only those count as intrinsics and atomics.
 const char *Prelude = R"cuda(
+# 1 "cuda_stand_in.h" 3
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
@@ -26,6 +29,7 @@ __device__ int __shfl_down_sync(unsigned, int, unsigned, int = 32);
 __device__ void __syncwarp(unsigned = 0xffffffff);
 __device__ unsigned __activemask();
 __device__ int atomicAdd(int *, int);
+# 1 "input.cu"
 __device__ void use(int);
 #define FULL 0xffffffffu
 )cuda";
