@@ -86,7 +86,7 @@ __global__ void flagMutualRecursionFirst(const int *in, int *out) {
     v = shuffleDown(v, 4);
   // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'shuffleDown' is called from thread-divergent code, but the shuffle inside it needs the whole warp converged ('__shfl_sync'): lanes that take the other path never reach it{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
-  // CHECK-MESSAGES: :[[@LINE-32]]:12: note: the shuffle in 'shuffleDown' that needs the lanes is here
+  // CHECK-MESSAGES: :[[@LINE-26]]:12: note: the shuffle in 'shuffleDown' that needs the lanes is here
   out[threadIdx.x] = v;
 }
 
