@@ -32,6 +32,27 @@ __global__ void discardedInKernel(int *io, float *f) {
   io[threadIdx.x] = v;
 }
 
+__global__ void discardedPartialsRead(const int *in, int *out) {
+  __shared__ int warpSums[32];
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned warp = threadIdx.x / 32u;
+  int v = in[threadIdx.x];
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(FULL, v, off);
+  if (lane == 0)
+    warpSums[warp] = v;
+  __syncthreads();
+  if constexpr (kLegacy) {
+    if (warp == 0) {
+      int s = warpSums[lane];                  // warp-unguarded-partials-read
+      for (int off = 16; off > 0; off >>= 1)
+        s += __shfl_down_sync(FULL, s, off);
+      if (lane == 0)
+        out[blockIdx.x] = s;
+    }
+  }
+}
+
 // The else branch is the discarded one here; the kept branch is reported.
 __global__ void keptBranchIsReported(int *io) {
   int lane = threadIdx.x & 31;
