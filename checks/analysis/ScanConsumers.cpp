@@ -144,6 +144,63 @@ bool isBroadcastFromExactLane(const Expr *Value, ExactLanes Exact, ASTContext &C
   return (static_cast<unsigned>(*Src) % Width) % Exact.Width == Exact.ExactPosition;
 }
 
+bool mentions(const Stmt *S, const VarDecl *Var) {
+  bool Found = false;
+  forEachStmt(S, [&](const Stmt *X) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(X))
+      Found |= Ref->getDecl() == Var;
+  });
+  return Found;
+}
+
+/// \p Var is assigned from an expression that mentions \p Temp somewhere
+/// in \p Body (`v += t`, `v = v + t`).
+bool accumulatedFrom(const VarDecl *Var, const VarDecl *Temp, const Stmt *Body) {
+  bool Found = false;
+  forEachStmt(Body, [&](const Stmt *S) {
+    const auto *BO = dyn_cast<BinaryOperator>(S);
+    if (Found || !BO || !BO->isAssignmentOp())
+      return;
+    const auto *LHS = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    Found = LHS && LHS->getDecl() == Var && mentions(BO->getRHS(), Temp);
+  });
+  return Found;
+}
+
+/// The result of \p Shuffle flows back into \p Var: directly (`v += shfl`,
+/// `v = v + shfl`) or through a local it is stored in (`t = shfl; v += t;`).
+bool resultAccumulatesInto(const CallExpr *Shuffle, const VarDecl *Var, ASTContext &Ctx) {
+  const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx);
+  const Expr *Cur = Shuffle;
+  for (unsigned Steps = 0; Steps < 16; ++Steps) {
+    const Decl *ViaDecl = nullptr;
+    const Stmt *P = parentStmt(Cur, Ctx, &ViaDecl);
+    if (!P) {
+      const auto *Temp = dyn_cast_or_null<VarDecl>(ViaDecl);
+      return Temp && FD && FD->getBody() && accumulatedFrom(Var, Temp, FD->getBody());
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAssignmentOp()) {
+        const auto *LHS = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+        if (!LHS || Cur != BO->getRHS())
+          return false;
+        if (LHS->getDecl() == Var)
+          return true;
+        const auto *Temp = dyn_cast<VarDecl>(LHS->getDecl());
+        return Temp && FD && FD->getBody() && accumulatedFrom(Var, Temp, FD->getBody());
+      }
+      Cur = BO;
+      continue;
+    }
+    if (isa<ImplicitCastExpr, ParenExpr, ExplicitCastExpr, ConditionalOperator>(P)) {
+      Cur = cast<Expr>(P);
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+
 /// A read of \p Var that belongs to the scan itself: inside the scan's loop,
 /// the value operand of a scan step's shuffle (same intrinsic, a lane
 /// offset rather than a constant source), or part of an accumulation into
@@ -165,8 +222,13 @@ bool isPartOfScan(const DeclRefExpr *Read, const VarDecl *Var, const CallExpr *S
       if (I.LaneOrDeltaArg == NoArgument ||
           Call->getNumArgs() <= static_cast<unsigned>(I.LaneOrDeltaArg))
         return false;
-      return I.Direction != ShuffleDirection::Index ||
-             !integerConstant(Call->getArg(I.LaneOrDeltaArg), Ctx);
+      if (I.Direction == ShuffleDirection::Index &&
+          integerConstant(Call->getArg(I.LaneOrDeltaArg), Ctx))
+        return false; // a broadcast: a use, judged as such
+      // A step of the scan only when its result goes back into the
+      // accumulator; `prev = __shfl_up_sync(m, v, 1)` after the scan is a
+      // use of the (partly wrong) scanned values.
+      return resultAccumulatesInto(Call, Var, Ctx);
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
       if (BO->isAssignmentOp()) {

@@ -436,3 +436,21 @@ __global__ void suffixScanLastLane(float *in, float *out) {
   if (lane == 31)
     out[blockIdx.x] = x;
 }
+
+// After an unrolled scan, the neighbour's scanned value (an exclusive scan
+// made from the inclusive one) is wrong in most lanes.
+__global__ void exclusiveFromUnguardedScan(int *in, int *out) {
+  int v = in[threadIdx.x];
+  v += __shfl_up_sync(FULL, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of __shfl_up_sync {{.*}}[warp-unguarded-shfl-scan]
+  v += __shfl_up_sync(FULL, v, 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of __shfl_up_sync {{.*}}[warp-unguarded-shfl-scan]
+  v += __shfl_up_sync(FULL, v, 4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of __shfl_up_sync {{.*}}[warp-unguarded-shfl-scan]
+  v += __shfl_up_sync(FULL, v, 8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of __shfl_up_sync {{.*}}[warp-unguarded-shfl-scan]
+  v += __shfl_up_sync(FULL, v, 16);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of __shfl_up_sync {{.*}}[warp-unguarded-shfl-scan]
+  int prev = __shfl_up_sync(FULL, v, 1);
+  out[threadIdx.x] = prev;
+}
