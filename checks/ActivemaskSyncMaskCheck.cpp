@@ -1,6 +1,7 @@
 //===--- ActivemaskSyncMaskCheck.cpp - warp-activemask-sync-mask ----------===//
 
 #include "ActivemaskSyncMaskCheck.h"
+#include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/Uniformity.h"
 #include "clang/AST/ASTContext.h"
@@ -74,8 +75,10 @@ static const CallExpr *activemaskAssignedTo(const VarDecl *Var, const Stmt *Body
           if (Ref->getDecl() == Var)
             if (const CallExpr *C = findActivemask(BO->getRHS()))
               return C;
+    const Stmt *Discarded = discardedBranch(S);
     for (const Stmt *Child : S->children())
-      Stack.push_back(Child);
+      if (Child != Discarded)
+        Stack.push_back(Child);
   }
   return nullptr;
 }
@@ -91,8 +94,11 @@ void ActivemaskSyncMaskCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     if (const auto *Call = dyn_cast<CallExpr>(S))
       checkCall(Call, FD, Result);
+    // A discarded `if constexpr` branch is never compiled.
+    const Stmt *Discarded = discardedBranch(S);
     for (const Stmt *Child : S->children())
-      Stack.push_back(Child);
+      if (Child != Discarded)
+        Stack.push_back(Child);
   }
 }
 

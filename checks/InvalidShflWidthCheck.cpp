@@ -1,6 +1,7 @@
 //===--- InvalidShflWidthCheck.cpp - warp-invalid-shfl-width --------------===//
 
 #include "InvalidShflWidthCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/IntrinsicMatchers.h"
 #include "clang/AST/ASTContext.h"
@@ -19,7 +20,8 @@ void InvalidShflWidthCheck::registerMatchers(MatchFinder *Finder) {
                    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
                    "__shfl_xor_sync", "__shfl", "__shfl_up", "__shfl_down",
                    "__shfl_xor"))),
-               unless(isExpansionInSystemHeader()))
+               unless(isExpansionInSystemHeader()),
+               unless(isInDiscardedConstexprBranch()))
           .bind("call"),
       this);
 }

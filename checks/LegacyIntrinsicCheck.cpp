@@ -1,6 +1,7 @@
 //===--- LegacyIntrinsicCheck.cpp - warp-legacy-intrinsic -----------------===//
 
 #include "LegacyIntrinsicCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -26,6 +27,7 @@ void LegacyIntrinsicCheck::registerMatchers(MatchFinder *Finder) {
   // global initialiser is still reported, just never rewritten.
   Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(legacyNames()))),
                               unless(isExpansionInSystemHeader()),
+                              unless(isInDiscardedConstexprBranch()),
                               optionally(forCallable(functionDecl().bind("fn"))))
                          .bind("call"),
                      this);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MissingArchGuardCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
 #include "clang/AST/ASTContext.h"
@@ -55,7 +56,8 @@ static std::vector<StringRef> archLimitedNames() {
 void MissingArchGuardCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(translationUnitDecl().bind("tu"), this);
   Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(archLimitedNames()))),
-                              unless(isExpansionInSystemHeader()))
+                              unless(isExpansionInSystemHeader()),
+                              unless(isInDiscardedConstexprBranch()))
                          .bind("call"),
                      this);
   Finder->addMatcher(functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))

@@ -1,6 +1,7 @@
 //===--- NonIntegerReduceCheck.cpp - warp-non-integer-reduce --------------===//
 
 #include "NonIntegerReduceCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -17,7 +18,8 @@ void NonIntegerReduceCheck::registerMatchers(MatchFinder *Finder) {
       callExpr(callee(functionDecl(hasAnyName(
                    "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
                    "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"))),
-               unless(isExpansionInSystemHeader()))
+               unless(isExpansionInSystemHeader()),
+               unless(isInDiscardedConstexprBranch()))
           .bind("call"),
       this);
 }

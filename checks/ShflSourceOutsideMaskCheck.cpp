@@ -1,6 +1,7 @@
 //===--- ShflSourceOutsideMaskCheck.cpp - warp-shfl-source-outside-mask ---===//
 
 #include "ShflSourceOutsideMaskCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/ShuffleSources.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -18,12 +19,14 @@ void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
       callExpr(callee(functionDecl(hasAnyName("__shfl_sync", "__shfl_up_sync",
                                               "__shfl_down_sync", "__shfl_xor_sync"))),
                unless(isExpansionInSystemHeader()),
+               unless(isInDiscardedConstexprBranch()),
                optionally(forCallable(functionDecl().bind("fn"))))
           .bind("call"),
       this);
   // Helpers that shuffle with a mask parameter (`warpReduceSum(mask, v)`).
   Finder->addMatcher(callExpr(callee(functionDecl(hasBody(stmt()))),
                               unless(isExpansionInSystemHeader()),
+                              unless(isInDiscardedConstexprBranch()),
                               optionally(forCallable(functionDecl().bind("fn"))))
                          .bind("helperCall"),
                      this);

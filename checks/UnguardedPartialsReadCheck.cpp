@@ -1,6 +1,7 @@
 //===--- UnguardedPartialsReadCheck.cpp - warp-unguarded-partials-read ----===//
 
 #include "UnguardedPartialsReadCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/PartialsRead.h"
 #include "analysis/LaneExpressions.h"
 #include "clang/AST/ASTContext.h"
@@ -34,7 +35,8 @@ void UnguardedPartialsReadCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       arraySubscriptExpr(hasBase(ignoringParenImpCasts(
                              declRefExpr(to(varDecl(hasAttr(attr::CUDAShared)))))),
-                         unless(isExpansionInSystemHeader()))
+                         unless(isExpansionInSystemHeader()),
+                         unless(isInDiscardedConstexprBranch()))
           .bind("read"),
       this);
 }

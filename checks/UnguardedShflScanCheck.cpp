@@ -1,6 +1,7 @@
 //===--- UnguardedShflScanCheck.cpp - warp-unguarded-shfl-scan ------------===//
 
 #include "UnguardedShflScanCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/ScanPatterns.h"
 #include "analysis/LaneExpressions.h"
 #include "clang/AST/ASTContext.h"
@@ -24,7 +25,8 @@ void UnguardedShflScanCheck::registerMatchers(MatchFinder *Finder) {
       callExpr(callee(functionDecl(hasAnyName("__shfl_up_sync", "__shfl_sync",
                                               "__shfl_down_sync", "__shfl_up", "__shfl",
                                               "__shfl_down", "shfl_up", "shfl", "shfl_down"))),
-               unless(isExpansionInSystemHeader()))
+               unless(isExpansionInSystemHeader()),
+               unless(isInDiscardedConstexprBranch()))
           .bind("call"),
       this);
 }

@@ -1,6 +1,7 @@
 //===--- ZeroMaskCheck.cpp - warp-zero-mask -------------------------------===//
 
 #include "ZeroMaskCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/IntrinsicMatchers.h"
 #include "clang/AST/ASTContext.h"
@@ -14,7 +15,8 @@ namespace warp_tidy {
 void ZeroMaskCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       callExpr(callee(functionDecl(hasAnyName(namesOfMaskedIntrinsics()))),
-               unless(isExpansionInSystemHeader()))
+               unless(isExpansionInSystemHeader()),
+               unless(isInDiscardedConstexprBranch()))
           .bind("call"),
       this);
 }

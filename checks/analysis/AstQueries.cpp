@@ -4,7 +4,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -35,12 +37,71 @@ std::optional<int64_t> integerConstant(const Expr *E, const ASTContext &Ctx) {
   return R.Val.getInt().getExtValue();
 }
 
+const Stmt *discardedBranch(const Stmt *S) {
+  const auto *If = dyn_cast_or_null<IfStmt>(S);
+  if (!If || !If->isConstexpr())
+    return nullptr;
+  // Sema folds a non-dependent `if constexpr` condition into a ConstantExpr
+  // holding its value; a dependent one is decided per instantiation.
+  const auto *Cond = dyn_cast_or_null<ConstantExpr>(If->getCond());
+  if (!Cond || Cond->isValueDependent() ||
+      Cond->getResultAPValueKind() != APValue::Int)
+    return nullptr;
+  return Cond->getResultAsAPSInt().getBoolValue() ? If->getElse() : If->getThen();
+}
+
+bool isInDiscardedBranch(const Stmt *S, ASTContext &Ctx) {
+  if (!S)
+    return false;
+  DynTypedNode Node = DynTypedNode::create(*S);
+  // Bounded like enclosingFunction; lambdas are looked through (a lambda
+  // written in a discarded branch is discarded with it).
+  for (unsigned I = 0; I < 512; ++I) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    const DynTypedNode &Parent = Parents[0];
+    if (const auto *P = Parent.get<Stmt>())
+      if (const Stmt *Discarded = discardedBranch(P))
+        if (Node.get<Stmt>() == Discarded)
+          return true;
+    if (Parent.get<TranslationUnitDecl>())
+      return false;
+    Node = Parent;
+  }
+  return false;
+}
+
 void forEachStmt(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
   if (!S)
     return;
   Fn(S);
+  const Stmt *Discarded = discardedBranch(S);
   for (const Stmt *C : S->children())
-    forEachStmt(C, Fn);
+    if (C != Discarded)
+      forEachStmt(C, Fn);
+}
+
+bool isToolchainDeclaration(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  // Builtins (`__nvvm_atom_*`, `__atomic_*`) are declared implicitly, at
+  // the location of their first use, which may well be the user's file.
+  if (FD->getBuiltinID() != 0)
+    return true;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  // Any declaration in a system header makes it the toolchain's: a project
+  // may redeclare CUDA's function, but that is still the same function.
+  for (const FunctionDecl *Redecl : FD->redecls()) {
+    SourceLocation Loc = Redecl->getLocation();
+    if (Loc.isValid() && SM.isInSystemHeader(Loc))
+      return true;
+  }
+  // A template's instantiation is declared where its pattern is.
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    if (Pattern != FD)
+      return isToolchainDeclaration(Pattern);
+  return false;
 }
 
 const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx, bool ThroughLambdas) {

@@ -17,6 +17,7 @@ namespace clang {
 class ASTContext;
 class Expr;
 class FunctionDecl;
+class IfStmt;
 class Stmt;
 } // namespace clang
 
@@ -30,8 +31,30 @@ const clang::Expr *stripValue(const clang::Expr *E);
 /// allowed, as in `f(), 4`); nullopt for dependent or runtime values.
 std::optional<int64_t> integerConstant(const clang::Expr *E, const clang::ASTContext &Ctx);
 
-/// Calls \p Fn on \p S and every statement below it, pre-order.
+/// The branch of \p S that the compiler discards: for `if constexpr` whose
+/// condition is known (not template-dependent), the substatement not taken
+/// (null when that branch is absent); null for every other statement. A
+/// discarded statement is never instantiated or compiled, so no analysis
+/// may look into it (in template instantiations clang has already replaced
+/// it by an empty block; in ordinary functions and template patterns it is
+/// still in the AST).
+const clang::Stmt *discardedBranch(const clang::Stmt *S);
+
+/// True when \p S lies inside a branch that discardedBranch() names.
+bool isInDiscardedBranch(const clang::Stmt *S, clang::ASTContext &Ctx);
+
+/// Calls \p Fn on \p S and every statement below it, pre-order, skipping
+/// discarded `if constexpr` branches.
 void forEachStmt(const clang::Stmt *S, const std::function<void(const clang::Stmt *)> &Fn);
+
+/// True when \p FD is the toolchain's own: a compiler builtin, or declared
+/// in a system header (clang's CUDA wrapper headers, the CUDA toolkit's
+/// headers, CCCL). The intrinsic table and the lists of thread-varying
+/// sources name CUDA's functions; a project's function that happens to share
+/// a name (`float4 __shfl_down(float4, unsigned)` built on
+/// `__shfl_down_sync`, an `atomicAggInc`) is code to analyse, not a stand-in
+/// for the intrinsic.
+bool isToolchainDeclaration(const clang::FunctionDecl *FD);
 
 /// The function whose body contains \p S; null outside any function, and
 /// inside a lambda (whose callers are not the enclosing function's) unless

@@ -1,6 +1,7 @@
 //===--- CollectiveCalls.cpp - Recognise warp collectives in the AST ------===//
 
 #include "CollectiveCalls.h"
+#include "AstQueries.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -56,7 +57,13 @@ const WarpIntrinsic *classifyCallee(const FunctionDecl *Callee) {
   // CUDA-header spellings, in no named namespace at all.
   if (!innermostNamespaceName(DC).empty())
     return nullptr;
-  return lookupWarpIntrinsic(Name);
+  const WarpIntrinsic *I = lookupWarpIntrinsic(Name);
+  // Only CUDA's own declarations are the intrinsics: a project's
+  // `float4 __shfl_down(float4, unsigned)` built on `__shfl_down_sync` is a
+  // helper like any other, analysed through its body.
+  if (!I || !isToolchainDeclaration(Callee))
+    return nullptr;
+  return I;
 }
 
 std::optional<CollectiveCall> recogniseCollective(const CallExpr *Call) {

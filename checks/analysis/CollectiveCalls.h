@@ -1,7 +1,9 @@
 //===--- CollectiveCalls.h - Recognise warp collectives in the AST --------===//
 //
 // Maps a clang CallExpr onto the intrinsic table. Free CUDA intrinsics are
-// recognised by name; wmma functions by their enclosing `wmma` namespace;
+// recognised by name among the toolchain's own declarations (a builtin or a
+// system header: clang's CUDA headers, the CUDA toolkit); a project's
+// function of the same name is a helper, analysed through its body. wmma functions by their enclosing `wmma` namespace;
 // cooperative-groups tile members by the class they are declared in (CUDA's
 // implementation spreads them over several base classes of
 // `thread_block_tile`, so the recogniser normalises those names).

@@ -89,8 +89,10 @@ void collectWrites(const Stmt *S, llvm::DenseMap<const VarDecl *, WriteInfo> &Ou
             ++Out[V].Writes;
       }
   }
+  const Stmt *Discarded = discardedBranch(S);
   for (const Stmt *Child : S->children())
-    collectWrites(Child, Out);
+    if (Child != Discarded)
+      collectWrites(Child, Out);
 }
 
 // One function body's writes, recomputed when another body is asked about.
@@ -173,8 +175,10 @@ static bool helperReturns(const CallExpr *Call, unsigned Depth, Pred P) {
     }
     if (isa<LambdaExpr>(S))
       return;
+    const Stmt *Discarded = discardedBranch(S);
     for (const Stmt *C : S->children())
-      Walk(C);
+      if (C != Discarded)
+        Walk(C);
   };
   Walk(FD->getBody());
   return Any && All;

@@ -5,6 +5,7 @@
 #include "CollectiveCalls.h"
 #include "GuardFacts.h"
 #include "LaneExpressions.h"
+#include "ScanConsumers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -618,6 +619,20 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
   TraceResult R = traceValue(SC, Call, 0);
   if (R.What != Outcome::Unguarded)
     return std::nullopt;
+
+  // The far lane of each segment (the last for an up-scan, the first for a
+  // suffix scan) never lacks a partner, so its result is exact: a scan used
+  // only there (`__shfl_sync(m, v, 31)`, `if (lane == 31) out = v;`) is
+  // correct. Straight-line steps have no scan loop; reads between them are
+  // recognised as steps.
+  if (const auto *AccRef = dyn_cast<DeclRefExpr>(Acc))
+    if (const auto *AccVar = dyn_cast<VarDecl>(AccRef->getDecl())) {
+      unsigned Width = segmentWidth(Call, *Parts.Collective, Ctx);
+      const Stmt *ScanLoop = integerConstant(Parts.Offset, Ctx) ? nullptr : SC.Limit;
+      ExactLanes Exact{Width, Defect == ScanDefect::DownOwnValue ? 0u : Width - 1};
+      if (Width && onlyExactLanesUseScan(Call, AccVar, ScanLoop, Exact, Ctx))
+        return std::nullopt;
+    }
 
   ScanFinding Finding{Defect, Call, &I, R.Combine, Acc, Parts.Offset, Parts.SourceLane,
                       segmentWidth(Call, *Parts.Collective, Ctx)};

@@ -1,6 +1,7 @@
 //===--- ThreadIndex.cpp - Recognise CUDA's built-in index variables ------===//
 
 #include "ThreadIndex.h"
+#include "AstQueries.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -124,17 +125,21 @@ bool isThreadVaryingSourceCall(const FunctionDecl *Callee) {
   llvm::StringRef Name = Callee->getName();
   // Atomics return each lane's own old value; the CUDA spellings are
   // atomicAdd..., clang's __nvvm_atom_*, libcu++'s fetch_* members.
-  if (Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
-      Name.starts_with("__atomic") || Name.starts_with("__hip_atomic") ||
-      Name.starts_with("fetch_") || Name == "exchange" ||
-      Name.starts_with("compare_exchange"))
-    return true;
-  if (Name == "clock" || Name == "clock64" || Name == "__globaltimer" ||
+  bool Atomic = Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
+                Name.starts_with("__atomic") || Name.starts_with("__hip_atomic") ||
+                Name.starts_with("fetch_") || Name == "exchange" ||
+                Name.starts_with("compare_exchange");
+  bool PerThread =
+      Name == "clock" || Name == "clock64" || Name == "__globaltimer" ||
       Name == "__activemask" || Name == "__lanemask_lt" || Name == "__lanemask_le" ||
       Name == "__lanemask_gt" || Name == "__lanemask_ge" || Name == "__lanemask_eq" ||
       Name == "__nvvm_read_ptx_sreg_laneid" || Name == "get_sreg_laneid" ||
-      Name.starts_with("curand"))
-    return true;
+      Name.starts_with("curand");
+  // The names are CUDA's: only its own declarations (a builtin, a system
+  // header) are opaque sources. A project's `atomicAggInc` or `clock()`
+  // wrapper has a body that the analysis reads like any other helper's.
+  if (Atomic || PerThread)
+    return isToolchainDeclaration(Callee);
   // Cooperative groups: a member giving the calling thread's rank/index.
   if (isa<CXXMethodDecl>(Callee) && inNamespaceNamed(Callee->getDeclContext(), "cooperative_groups"))
     return Name == "thread_rank" || Name == "thread_index" || Name == "thread_id";

@@ -46,7 +46,9 @@ bool isBlockUniformResultCall(const clang::FunctionDecl *Callee);
 
 /// Calls whose result differs between the lanes of a warp although their
 /// arguments do not: atomics (each lane gets a different old value),
-/// clocks, random generators, cooperative-groups `thread_rank()`...
+/// clocks, random generators, cooperative-groups `thread_rank()`... Only
+/// the toolchain's own declarations count (isToolchainDeclaration): a
+/// project's function with such a name is analysed through its body.
 bool isThreadVaryingSourceCall(const clang::FunctionDecl *Callee);
 
 /// True when \p AsmText reads a per-lane special register (%laneid, %tid,

@@ -216,17 +216,36 @@ public:
 private:
   struct Traits {
     bool Known = false;
-    bool InProgress = false;
     bool HasCollective = false;
     bool HasVaryingSource = false;
   };
   Traits traits(const clang::FunctionDecl *FD);
+  /// What one body does itself, and the functions it calls.
+  struct DirectFacts {
+    bool Collective = false; ///< a collective, outside system headers
+    bool Varying = false;    ///< a thread-varying source
+    llvm::SmallVector<const clang::FunctionDecl *, 4> Callees;
+  };
+  const DirectFacts &directFacts(const clang::FunctionDecl *Def);
+  /// Analyses \p Root and the user-code functions it calls that have no
+  /// analysis yet, callees first (strongly connected components of their
+  /// call graph in post-order); a recursive cycle is iterated until its
+  /// summaries stop changing.
+  void analyseWithCallees(const clang::FunctionDecl *Root);
+  /// Runs the analysis of one function and stores it.
+  void analyseOne(const clang::FunctionDecl *Def);
+  /// Iterates the analyses of a recursive cycle to a fixed point.
+  void analyseCycle(llvm::ArrayRef<const clang::FunctionDecl *> Members);
 
   clang::ASTContext &Ctx;
   UniformityOptions Opts;
   llvm::DenseMap<const clang::FunctionDecl *, Traits> TraitsCache;
+  llvm::DenseMap<const clang::FunctionDecl *, DirectFacts> DirectCache;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionUniformity>> Analyses;
   llvm::DenseMap<const clang::FunctionDecl *, bool> InProgress;
+  /// Summaries of the members of the recursive cycle being iterated: what
+  /// their callers see until the cycle is solved.
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionSummary>> Provisional;
   std::unique_ptr<TermBuilder> Terms;
   std::unique_ptr<UniformityProver> Prover;
 };

@@ -46,6 +46,26 @@ __global__ void mustFlag(int *out, float *f, int v) {
 __device__ int __shfl_custom(int v) { return v; }
 namespace mine { __device__ int __any(int p) { return p; } }
 
+// A project's own overloads named like the legacy intrinsics, built on the
+// _sync forms: only CUDA's declarations are legacy calls (decided by where
+// the declaration comes from, not by its name).
+__device__ float4 __shfl_down(float4 v, unsigned delta) {
+  v.x = __shfl_down_sync(0xffffffff, v.x, delta);
+  v.y = __shfl_down_sync(0xffffffff, v.y, delta);
+  v.z = __shfl_down_sync(0xffffffff, v.z, delta);
+  v.w = __shfl_down_sync(0xffffffff, v.w, delta);
+  return v;
+}
+__device__ bool __any(int2 p) { return __any_sync(0xffffffff, p.x || p.y); }
+
+__global__ void projectNamesakes(float4 *f, int2 *b, int *out) {
+  f[0] = __shfl_down(f[1], 1);
+  out[0] = __any(b[0]);
+  // CUDA's own __shfl_down, next to the project's overload, is still legacy.
+  out[1] = __shfl_down(out[2], 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_down is a legacy warp shuffle {{.*}}use __shfl_down_sync(0xffffffff, ...) [warp-legacy-intrinsic]
+}
+
 __global__ void mustStaySilent(int *out, int v) {
   unsigned mask = __ballot_sync(0xffffffff, v > 0);
   out[0] = __shfl_sync(0xffffffff, v, 3);

@@ -315,3 +315,142 @@ __global__ void tileGuarded(int *out) {
   }
   out[threadIdx.x] = v;
 }
+
+// ---------------------------------------------------------------------------
+// Scans whose result only the exact lane uses. An unguarded up-scan still
+// gets the last lane of each segment right (it never lacks a partner, and
+// neither do the lanes it reads from), and an unguarded suffix scan the
+// first: code that scans only to get that total is correct.
+
+__global__ void lastLaneBroadcast(int *in, int *out) {
+  int v = in[threadIdx.x];
+  for (int off = 1; off < 32; off <<= 1)
+    v += __shfl_up_sync(FULL, v, off);
+  int total = __shfl_sync(FULL, v, 31);
+  out[threadIdx.x] = total;
+}
+
+__global__ void lastLaneStores(int *in, int *out) {
+  const int lane = threadIdx.x & 31;
+  int v = in[threadIdx.x];
+  for (int off = 1; off < 32; off <<= 1) {
+    int t = __shfl_up_sync(FULL, v, off);
+    v += t;
+  }
+  if (lane == 31)
+    out[threadIdx.x / 32] = v;
+}
+
+__global__ void lastLaneAfterEarlyReturn(int *in, int *out) {
+  const int lane = threadIdx.x % 32;
+  int v = in[threadIdx.x];
+  v += __shfl_up_sync(FULL, v, 1);
+  v += __shfl_up_sync(FULL, v, 2);
+  v += __shfl_up_sync(FULL, v, 4);
+  v += __shfl_up_sync(FULL, v, 8);
+  v += __shfl_up_sync(FULL, v, 16);
+  if (lane != 31)
+    return;
+  out[blockIdx.x] = v;
+}
+
+__device__ int inclusiveSumUnguarded(int v) {
+  for (int off = 1; off < 32; off <<= 1)
+    v += __shfl_up_sync(FULL, v, off);
+  return v;
+}
+
+__global__ void helperScanLastLane(int *in, int *out) {
+  int v = in[threadIdx.x];
+  v = inclusiveSumUnguarded(v);
+  int total = __shfl_sync(FULL, v, 31);
+  out[threadIdx.x] = total + __shfl_sync(FULL, inclusiveSumUnguarded(in[0]), 31);
+}
+
+__global__ void suffixScanFirstLane(float *in, float *out) {
+  const int lane = threadIdx.x & 31;
+  float x = in[threadIdx.x];
+  for (int off = 1; off < 32; off *= 2)
+    x += __shfl_down_sync(FULL, x, off);
+  if (lane == 0)
+    out[blockIdx.x] = x;
+}
+
+__global__ void tileScanLastRank(int *out) {
+  auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+  int v = out[threadIdx.x];
+  for (int off = 1; off < 16; off <<= 1)
+    v += tile.shfl_up(v, off);
+  if (tile.thread_rank() == 15)
+    out[threadIdx.x / 16] = v;
+}
+
+// The real bugs next to them: a lane whose value is wrong is used.
+__global__ void wrongLaneBroadcast(int *in, int *out) {
+  int v = in[threadIdx.x];
+  for (int off = 1; off < 32; off <<= 1)
+    v += __shfl_up_sync(FULL, v, off);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: the result of __shfl_up_sync is accumulated into 'v' without a lower-bound guard{{.*}}[warp-unguarded-shfl-scan]
+  out[threadIdx.x] = __shfl_sync(FULL, v, 15);
+}
+
+__global__ void lastLaneAndEveryLane(int *in, int *out, int *total) {
+  const int lane = threadIdx.x & 31;
+  int v = in[threadIdx.x];
+  for (int off = 1; off < 32; off <<= 1)
+    v += __shfl_up_sync(FULL, v, off);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: the result of __shfl_up_sync is accumulated into 'v' without a lower-bound guard{{.*}}[warp-unguarded-shfl-scan]
+  if (lane == 31)
+    total[threadIdx.x / 32] = v;
+  out[threadIdx.x] = v;
+}
+
+__global__ void upperHalfUses(int *in, int *out) {
+  const int lane = threadIdx.x & 31;
+  int v = in[threadIdx.x];
+  for (int off = 1; off < 32; off <<= 1)
+    v += __shfl_up_sync(FULL, v, off);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: the result of __shfl_up_sync is accumulated into 'v' without a lower-bound guard{{.*}}[warp-unguarded-shfl-scan]
+  if (lane >= 16)
+    out[threadIdx.x] = v;
+}
+
+__device__ int inclusiveSumUsedEverywhere(int v) {
+  for (int off = 1; off < 32; off <<= 1)
+    v += __shfl_up_sync(FULL, v, off);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: the result of __shfl_up_sync is accumulated into 'v' without a lower-bound guard{{.*}}[warp-unguarded-shfl-scan]
+  return v;
+}
+
+__global__ void helperScanOneCallerUsesAll(int *in, int *out) {
+  out[0] = __shfl_sync(FULL, inclusiveSumUsedEverywhere(in[threadIdx.x]), 31);
+  out[threadIdx.x] = inclusiveSumUsedEverywhere(in[threadIdx.x]);
+}
+
+__global__ void suffixScanLastLane(float *in, float *out) {
+  const int lane = threadIdx.x & 31;
+  float x = in[threadIdx.x];
+  for (int off = 1; off < 32; off *= 2)
+    x += __shfl_down_sync(FULL, x, off);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: suffix scan: the result of __shfl_down_sync with growing offsets{{.*}}[warp-unguarded-shfl-scan]
+  if (lane == 31)
+    out[blockIdx.x] = x;
+}
+
+// After an unrolled scan, the neighbour's scanned value (an exclusive scan
+// made from the inclusive one) is wrong in most lanes.
+__global__ void exclusiveFromUnguardedScan(int *in, int *out) {
+  int v = in[threadIdx.x];
+  v += __shfl_up_sync(FULL, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of __shfl_up_sync {{.*}}[warp-unguarded-shfl-scan]
+  v += __shfl_up_sync(FULL, v, 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of __shfl_up_sync {{.*}}[warp-unguarded-shfl-scan]
+  v += __shfl_up_sync(FULL, v, 4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of __shfl_up_sync {{.*}}[warp-unguarded-shfl-scan]
+  v += __shfl_up_sync(FULL, v, 8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of __shfl_up_sync {{.*}}[warp-unguarded-shfl-scan]
+  v += __shfl_up_sync(FULL, v, 16);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of __shfl_up_sync {{.*}}[warp-unguarded-shfl-scan]
+  int prev = __shfl_up_sync(FULL, v, 1);
+  out[threadIdx.x] = prev;
+}

@@ -14,7 +14,10 @@ using namespace warp_tidy;
 
 namespace {
 
+// The line marker puts the stand-in declarations in a system header, where
+// CUDA's own are: only those count as intrinsics and atomics.
 const char *Prelude = R"cuda(
+# 1 "cuda_stand_in.h" 3
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
@@ -26,6 +29,7 @@ __device__ int __shfl_down_sync(unsigned, int, unsigned, int = 32);
 __device__ void __syncwarp(unsigned = 0xffffffff);
 __device__ unsigned __activemask();
 __device__ int atomicAdd(int *, int);
+# 1 "input.cu"
 __device__ void use(int);
 #define FULL 0xffffffffu
 )cuda";
@@ -247,6 +251,96 @@ TEST(Uniformity, Summaries) {
   EXPECT_TRUE(K->sites()[2].Divergence.empty());
   // if (warpAny(...)) is a uniform branch.
   EXPECT_TRUE(K->divergenceAt(uses(K->function())[1]).empty());
+}
+
+TEST(Uniformity, OnlyToolchainDeclarationsAreIntrinsicsAndAtomics) {
+  Parsed P = parse(R"cuda(
+    struct F2 { int x, y; };
+    __device__ F2 __shfl_down(F2 v, unsigned d) {
+      v.x = __shfl_down_sync(FULL, v.x, d);
+      v.y = __shfl_down_sync(FULL, v.y, d);
+      return v;
+    }
+    __device__ int atomicAggInc(int *counter) { return *counter; }
+    __global__ void k(int *counter, F2 f) {
+      use(atomicAdd(counter, 1));     // 0 CUDA's: each lane its own value
+      use(atomicAggInc(counter));     // 1 the project's: analysed, uniform
+      if (threadIdx.x < 16) f = __shfl_down(f, 1);
+    }
+  )cuda");
+  WarpAnalysisCache &Cache = WarpAnalysisCache::get(P.AST->getASTContext());
+  const FunctionUniformity *K = Cache.analysis(P.find("k"));
+  ASSERT_NE(K, nullptr);
+  std::vector<const Expr *> U = uses(K->function());
+  ASSERT_EQ(U.size(), 2u);
+  EXPECT_TRUE(K->isThreadVarying(U[0]));
+  EXPECT_FALSE(K->isThreadVarying(U[1]));
+  // The project's __shfl_down is a helper needing the whole warp.
+  ASSERT_EQ(K->sites().size(), 1u);
+  EXPECT_EQ(K->sites()[0].Helper, P.find("__shfl_down"));
+  EXPECT_EQ(K->sites()[0].Divergence.size(), 1u);
+}
+
+TEST(Uniformity, ChainsLongerThanAnyRoundLimit) {
+  // Each link is divergent only once the previous one is: one per round.
+  std::string Chain;
+  for (int I = 0; I < 12; ++I)
+    Chain += "if (a" + std::to_string(I) + ") a" + std::to_string(I + 1) + " = 1;\n";
+  std::string Decls;
+  for (int I = 0; I <= 12; ++I)
+    Decls += "int a" + std::to_string(I) + " = 0;\n";
+  Parsed P = parse("__global__ void k(int v) {\n" + Decls +
+                   "if ((threadIdx.x & 31) < 3) a0 = 1;\n" + Chain +
+                   "if (a12) v = __shfl_sync(FULL, v, 0);\n}\n");
+  const FunctionUniformity *K = P.analyse("k");
+  ASSERT_NE(K, nullptr);
+  ASSERT_EQ(K->sites().size(), 1u);
+  EXPECT_FALSE(K->sites()[0].Divergence.empty());
+}
+
+TEST(Uniformity, MutualRecursionIndependentOfOrder) {
+  const char *Code = R"cuda(
+    __device__ int second(int v, int d);
+    __device__ int first(int v, int d) { return d ? second(v, d - 1) : __shfl_sync(FULL, v, 0); }
+    __device__ int second(int v, int d) { return first(v, d); }
+    __device__ int laneB(int d);
+    __device__ int laneA(int d) { return d ? laneB(d - 1) : (int)(threadIdx.x & 31); }
+    __device__ int laneB(int d) { return laneA(d); }
+  )cuda";
+  for (bool FirstAskedFirst : {true, false}) {
+    Parsed P = parse(Code);
+    WarpAnalysisCache &Cache = WarpAnalysisCache::get(P.AST->getASTContext());
+    const char *Order[2] = {"first", "second"};
+    if (!FirstAskedFirst)
+      std::swap(Order[0], Order[1]);
+    for (const char *Name : Order) {
+      const FunctionSummary *S = Cache.summary(P.find(Name));
+      ASSERT_NE(S, nullptr) << Name;
+      ASSERT_TRUE(S->RequiredLanes.has_value()) << Name;
+      EXPECT_TRUE(S->RequiredLanes->isAll()) << Name;
+    }
+    EXPECT_TRUE(Cache.summary(P.find(FirstAskedFirst ? "laneA" : "laneB"))->ReturnDeps &
+                ThreadVarying);
+    EXPECT_TRUE(Cache.summary(P.find(FirstAskedFirst ? "laneB" : "laneA"))->ReturnDeps &
+                ThreadVarying);
+  }
+}
+
+TEST(Uniformity, DiscardedConstexprBranchesAreNotCode) {
+  Parsed P = parse(R"cuda(
+    constexpr bool kNever = false;
+    __device__ int never(int v) {
+      if constexpr (kNever) v = __shfl_sync(FULL, v, 0);
+      return v;
+    }
+    __device__ int always(int v) {
+      if constexpr (!kNever) v = __shfl_sync(FULL, v, 0);
+      return v;
+    }
+  )cuda");
+  WarpAnalysisCache &Cache = WarpAnalysisCache::get(P.AST->getASTContext());
+  EXPECT_FALSE(Cache.containsCollective(P.find("never")));
+  EXPECT_TRUE(Cache.containsCollective(P.find("always")));
 }
 
 TEST(LaneSet, Describe) {
