@@ -43,6 +43,14 @@ if shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
 if shutil.which("clang-tidy-22"):
     config.available_features.add("clang-tidy-22")
+for driver in ("clang-tidy-diff-22.py", "run-clang-tidy-22"):
+    if shutil.which(driver):
+        config.available_features.add(driver.replace(".py", ""))
+# test/sarif_check.py validates against the vendored SARIF schema when the
+# Python that runs it has jsonschema (Debian: python3-jsonschema).
+if subprocess.run([config.python, "-c", "import jsonschema"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("jsonschema")
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if shutil.which("git"):
