@@ -210,8 +210,36 @@ bool isWarpFinding(const ClangTidyError &E) {
 
 //===-- JSON ---------------------------------------------------------------===//
 
+Fingerprinter::Fingerprinter(StringRef SourceRoot) : Root(SourceRoot.str()) {
+  if (!Root.empty() && !StringRef(Root).ends_with("/"))
+    Root += "/";
+}
+
+std::string Fingerprinter::operator()(const ClangTidyError &E) {
+  std::string Relative, LineText;
+  if (!E.Message.FilePath.empty()) {
+    std::string File = absolutePath(E.Message.FilePath, E.BuildDirectory);
+    Relative = StringRef(File).starts_with(Root) ? File.substr(Root.size()) : File;
+    auto [It, Inserted] = Contents.try_emplace(File);
+    if (Inserted)
+      if (auto Buffer = MemoryBuffer::getFile(File))
+        It->second = (*Buffer)->getBuffer().str();
+    StringRef Text = It->second;
+    size_t Offset = std::min<size_t>(E.Message.FileOffset, Text.size());
+    size_t Start = Text.rfind('\n', Offset ? Offset - 1 : 0);
+    Start = (Start == StringRef::npos || Offset == 0) ? 0 : Start + 1;
+    LineText = Text.slice(Start, Text.find('\n', Offset)).trim().str();
+  }
+  // No line number: an edit above the finding must not make it new.
+  std::string Base = E.DiagnosticName + "\x1f" + Relative + "\x1f" + LineText + "\x1f" +
+                     E.Message.Message;
+  unsigned Occurrence = Occurrences[Base]++;
+  return hashParts({Base, std::to_string(Occurrence)}).substr(0, 32);
+}
+
 void writeJsonReport(const Report &R, raw_ostream &OS) {
   SourceFiles Sources;
+  Fingerprinter Fingerprint(R.SourceRoot);
   auto Located = [&](const DiagnosticMessage &M, StringRef BuildDir, json::Object &O) {
     if (M.FilePath.empty())
       return;
@@ -246,6 +274,7 @@ void writeJsonReport(const Report &R, raw_ostream &OS) {
                    {"level", levelName(E)},
                    {"message", E.Message.Message}};
     Located(E.Message, E.BuildDirectory, D);
+    D["fingerprint"] = Fingerprint(E);
     json::Array Notes;
     for (const DiagnosticMessage &N : E.Notes) {
       json::Object NO{{"message", N.Message}};
@@ -308,7 +337,7 @@ std::string percentEncode(StringRef Path) {
 
 class SarifWriter {
 public:
-  SarifWriter(const Report &R) : R(R) {
+  SarifWriter(const Report &R) : R(R), Fingerprint(R.SourceRoot) {
     Root = R.SourceRoot;
     if (!Root.empty() && !StringRef(Root).ends_with("/"))
       Root += "/";
@@ -320,7 +349,6 @@ public:
       ruleIndex(C);
     json::Array Results;
     json::Array Notifications;
-    std::map<std::string, unsigned> Occurrences;
     for (const ClangTidyError &E : R.Errors) {
       if (isCompilerError(E)) {
         json::Object N{{"level", "error"},
@@ -331,7 +359,7 @@ public:
         Notifications.push_back(std::move(N));
         continue;
       }
-      Results.push_back(result(E, Occurrences));
+      Results.push_back(result(E));
     }
     for (const FileReport &F : R.Files)
       for (const std::string &M : F.Messages) {
@@ -480,29 +508,15 @@ private:
     return Fixes;
   }
 
-  json::Object result(const ClangTidyError &E, std::map<std::string, unsigned> &Seen) {
+  json::Object result(const ClangTidyError &E) {
     json::Object O{{"ruleId", E.DiagnosticName},
                    {"ruleIndex", ruleIndex(E.DiagnosticName)},
                    {"level", levelName(E)},
                    {"message", json::Object{{"text", E.Message.Message}}}};
-    std::string Relative, LineText;
-    if (!E.Message.FilePath.empty()) {
-      std::string File = absolutePath(E.Message.FilePath, E.BuildDirectory);
+    if (!E.Message.FilePath.empty())
       O["locations"] = json::Array{location(E.Message, E.BuildDirectory)};
-      Relative = StringRef(File).starts_with(Root) ? File.substr(Root.size()) : File;
-      LineText = StringRef(Sources.position(File, E.Message.FileOffset).LineText)
-                     .trim()
-                     .str();
-    }
-    // Stable across edits elsewhere in the file: no line number, only the
-    // rule, the file, the text of the flagged line and the message, plus an
-    // occurrence count for identical lines.
-    std::string Base = E.DiagnosticName + "\x1f" + Relative + "\x1f" + LineText +
-                       "\x1f" + E.Message.Message;
-    unsigned Occurrence = Seen[Base]++;
-    O["partialFingerprints"] = json::Object{
-        {"warpTidyFingerprint/v1",
-         hashParts({Base, std::to_string(Occurrence)}).substr(0, 32)}};
+    O["partialFingerprints"] =
+        json::Object{{"warpTidyFingerprint/v1", Fingerprint(E)}};
 
     json::Array Related;
     json::Array Fixes = fixesOf(E.Message, E.BuildDirectory,
@@ -533,6 +547,7 @@ private:
   }
 
   const Report &R;
+  Fingerprinter Fingerprint;
   std::string Root;
   SourceFiles Sources;
   std::vector<std::string> RuleIds;

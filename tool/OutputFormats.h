@@ -46,6 +46,23 @@ bool checkDescription(llvm::StringRef Check, std::string &Short, std::string &Fu
 /// The whole docs/checks page of a check (Markdown), "" if it has none.
 std::string checkPage(llvm::StringRef Check);
 
+/// Fingerprints of findings: SARIF's partialFingerprints
+/// "warpTidyFingerprint/v1", JSON's "fingerprint", the keys of a --baseline.
+/// A hash of the rule, the file relative to the source root, the flagged
+/// line's text and the message, plus an occurrence count among identical
+/// ones: stable across edits elsewhere in the file and across checkouts.
+/// Feed the findings in report order.
+class Fingerprinter {
+public:
+  explicit Fingerprinter(llvm::StringRef SourceRoot);
+  std::string operator()(const clang::tidy::ClangTidyError &E);
+
+private:
+  std::string Root; ///< Ends with '/' (or is empty).
+  std::map<std::string, unsigned> Occurrences;
+  std::map<std::string, std::string> Contents;
+};
+
 void writeJsonReport(const Report &R, llvm::raw_ostream &OS);
 void writeSarifReport(const Report &R, llvm::raw_ostream &OS);
 

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArchShims.h"
+#include "Baseline.h"
+#include "ChangedLines.h"
 #include "CheckSelection.h"
 #include "CudaInstallation.h"
 #include "DiagnosticsSerialization.h"
@@ -235,6 +237,25 @@ cl::opt<std::string> MemoryLimit(
     cl::desc("Stop the analysis of a file that needs more memory than this, e.g. "
              "4G, and report it as that file's error (default 8G; 0: no limit)."),
     cl::init("8G"), cl::cat(Category));
+
+// Gradual adoption (docs/integration.md, "Adopting warp-tidy on an existing
+// codebase").
+cl::opt<std::string> BaselineFile(
+    "baseline",
+    cl::desc("Do not report findings recorded in this earlier warp-tidy report "
+             "(--format=sarif or json output; matched by fingerprint)."),
+    cl::value_desc("report.sarif|report.json"), cl::cat(Category));
+cl::opt<bool> UpdateBaseline(
+    "update-baseline",
+    cl::desc("Record every current finding in the --baseline file (SARIF if it "
+             "ends in .sarif, else JSON) instead of reporting them."),
+    cl::cat(Category));
+cl::opt<std::string> Diff(
+    "diff", cl::ValueOptional,
+    cl::desc("Report only on lines changed since <rev> (default HEAD: uncommitted "
+             "changes), from git; with no files named, analyse the changed "
+             "CUDA files. Write it --diff=<rev>."),
+    cl::value_desc("rev"), cl::cat(Category));
 
 // Internal: a worker analyses one file for a parent warp-tidy and writes its
 // diagnostics and the files it read as JSON.
@@ -700,6 +721,39 @@ int main(int argc, const char **argv) {
           &errs()))
     return ExitToolError;
 
+  // --diff: git's changed lines become the line filter. Workers receive the
+  // filter (--line-filter), so git runs once and the cache key sees it.
+  if (Diff.getNumOccurrences() && WorkerFile.empty()) {
+    if (LineFilter.getNumOccurrences()) {
+      error("--diff and --line-filter cannot be combined (--diff builds the line filter)");
+      return ExitToolError;
+    }
+    std::string Revision = Diff.empty() ? "HEAD" : Diff.getValue();
+    std::vector<warp_tidy::ChangedFile> Changed;
+    std::string Why;
+    if (!warp_tidy::changedLines(Revision, Changed, Why)) {
+      error(Why);
+      return ExitToolError;
+    }
+    LineFilter = warp_tidy::lineFilterJson(Changed);
+    if (Inputs.empty() && BuildPath.empty()) {
+      for (const warp_tidy::ChangedFile &F : Changed)
+        if (warp_tidy::isCudaSourceName(F.Path) && !F.Lines.empty() &&
+            sys::fs::exists(F.Path))
+          Inputs.push_back(F.Path);
+      if (Inputs.empty()) {
+        if (!Quiet)
+          WithColor::note(errs(), "warp-tidy")
+              << "no CUDA source has changed lines since " << Revision << "\n";
+        return ExitClean;
+      }
+    }
+  }
+  if (UpdateBaseline && BaselineFile.empty()) {
+    error("--update-baseline needs --baseline=<file>");
+    return ExitToolError;
+  }
+
   auto OptionsProvider = makeOptionsProvider();
   if (!OptionsProvider)
     return ExitToolError;
@@ -1006,6 +1060,23 @@ int main(int argc, const char **argv) {
   Progress Bar(ToAnalyseCount, !Quiet && !SingleFile);
   auto DiagnosticFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
   StringSet<> Seen;
+  // --baseline: findings recorded earlier are not reported. Fingerprints
+  // are relative to the source root, as in the SARIF/JSON reports.
+  SmallString<256> RootDir(SourceRoot);
+  if (RootDir.empty())
+    sys::fs::current_path(RootDir);
+  std::string SourceRootPath = warp_tidy::absolutePath(RootDir, "");
+  StringSet<> Baseline;
+  bool UseBaseline = !BaselineFile.empty() && !UpdateBaseline;
+  if (UseBaseline) {
+    std::string Why;
+    if (!warp_tidy::loadBaseline(BaselineFile, Baseline, Why)) {
+      error(Why);
+      return ExitToolError;
+    }
+  }
+  warp_tidy::Fingerprinter Fingerprint(SourceRootPath);
+  size_t Baselined = 0;
   std::vector<ClangTidyError> Errors; // Deduplicated, in file order.
   size_t NextToPrint = 0;
   unsigned WarningsAsErrorsCount = 0;
@@ -1022,7 +1093,13 @@ int main(int argc, const char **argv) {
         if (Seen.insert(dedupeKey(E)).second)
           Fresh.push_back(std::move(E));
       S.Errors.clear();
-      if (TextOutput && !Fresh.empty()) {
+      if (UseBaseline)
+        llvm::erase_if(Fresh, [&](const ClangTidyError &E) {
+          bool Known = isWarpFinding(E) && Baseline.contains(Fingerprint(E));
+          Baselined += Known;
+          return Known;
+        });
+      if (TextOutput && !UpdateBaseline && !Fresh.empty()) {
         Context.setCurrentFile(S.Path);
         handleErrors(Fresh, Context, FB_NoFix, WarningsAsErrorsCount, DiagnosticFS);
         outs().flush();
@@ -1062,7 +1139,10 @@ int main(int argc, const char **argv) {
       warp_tidy::WorkerJob Job;
       Job.Args.push_back(Exe);
       for (size_t A = 1; A < ToolArgv.size(); ++A)
-        Job.Args.push_back(ToolArgv[A]);
+        if (!StringRef(ToolArgv[A]).ltrim('-').starts_with("diff"))
+          Job.Args.push_back(ToolArgv[A]);
+      if (Diff.getNumOccurrences())
+        Job.Args.push_back("--line-filter=" + LineFilter.getValue());
       SmallString<128> Out(TempDir), Err(TempDir);
       sys::path::append(Out, std::to_string(N) + ".json");
       sys::path::append(Err, std::to_string(N) + ".stderr");
@@ -1182,37 +1262,50 @@ int main(int argc, const char **argv) {
   double Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - StartTime).count();
 
-  if (!TextOutput) {
-    warp_tidy::Report R;
-    R.Errors = Errors;
-    std::vector<warp_tidy::FileReport> Reports;
-    for (const FileState &S : States)
-      Reports.push_back(S.Report);
-    R.Files = Reports;
-    R.EnabledChecks = getCheckNames(Context.getOptionsForFile(Files.front()), false, false);
-    R.ToolVersion = WARP_TIDY_VERSION;
-    SmallString<256> Root(SourceRoot);
-    if (Root.empty())
-      sys::fs::current_path(Root);
-    R.SourceRoot = warp_tidy::absolutePath(Root, "");
-    R.HelpBase = SarifHelpBase;
-    if (!R.HelpBase.empty() && !StringRef(R.HelpBase).ends_with("/"))
-      R.HelpBase += "/";
-    R.Seconds = Seconds;
-    R.CacheHits = CacheHits;
-    R.CacheMisses = CacheMisses;
-    R.ToolErrors = ToolErrors || CompileErrors;
-    auto Write = [&](raw_ostream &OS) {
-      if (Format == "json")
-        warp_tidy::writeJsonReport(R, OS);
-      else
+  warp_tidy::Report R;
+  R.Errors = Errors;
+  std::vector<warp_tidy::FileReport> Reports;
+  for (const FileState &S : States)
+    Reports.push_back(S.Report);
+  R.Files = Reports;
+  R.EnabledChecks = getCheckNames(Context.getOptionsForFile(Files.front()), false, false);
+  R.ToolVersion = WARP_TIDY_VERSION;
+  R.SourceRoot = SourceRootPath;
+  R.HelpBase = SarifHelpBase;
+  if (!R.HelpBase.empty() && !StringRef(R.HelpBase).ends_with("/"))
+    R.HelpBase += "/";
+  R.Seconds = Seconds;
+  R.CacheHits = CacheHits;
+  R.CacheMisses = CacheMisses;
+  R.ToolErrors = ToolErrors || CompileErrors;
+  auto WriteReport = [&](bool Sarif) {
+    return [&R, Sarif](raw_ostream &OS) {
+      if (Sarif)
         warp_tidy::writeSarifReport(R, OS);
+      else
+        warp_tidy::writeJsonReport(R, OS);
       return Error::success();
     };
+  };
+
+  if (UpdateBaseline) {
+    // Written whole or not at all (a temporary file and a rename).
+    if (Error E = writeToOutput(BaselineFile,
+                                WriteReport(warp_tidy::baselineIsSarif(BaselineFile)))) {
+      error("cannot write --baseline '" + BaselineFile + "': " + toString(std::move(E)));
+      return ExitToolError;
+    }
+    if (!Quiet)
+      errs() << "warp-tidy: recorded " << Findings << " finding(s) in the baseline '"
+             << BaselineFile << "'\n";
+    return CompileErrors || ToolErrors ? ExitToolError : ExitClean;
+  }
+
+  if (!TextOutput) {
     if (OutputFile.empty()) {
-      cantFail(Write(outs()));
+      cantFail(WriteReport(Format == "sarif")(outs()));
       outs().flush();
-    } else if (Error E = writeToOutput(OutputFile, Write)) {
+    } else if (Error E = writeToOutput(OutputFile, WriteReport(Format == "sarif"))) {
       error("cannot write '" + OutputFile + "': " + toString(std::move(E)));
       return ExitToolError;
     }
@@ -1238,6 +1331,10 @@ int main(int argc, const char **argv) {
           (TextOutput ? "above" : "named in the report") +
           " does not compile with clang for CUDA, so it was not fully analysed "
           "(check the include paths and flags; -p <build-dir> uses the project's own)");
+  if (Baselined && !Quiet)
+    WithColor::note(errs(), "warp-tidy")
+        << Baselined << " finding(s) recorded in the baseline '" << BaselineFile
+        << "' not reported\n";
   if (InterruptedFiles)
     error(Twine("interrupted: ") + Twine(InterruptedFiles) + " of " + Twine(States.size()) +
           " file(s) not analysed; the output holds the files that were finished");
