@@ -28,6 +28,7 @@ config.substitutions.append(("%python", config.python))
 config.substitutions.append(
     ("%expect_exit", "%s %s" % (config.python, os.path.join(config.test_source_root, "expect_exit.py"))))
 config.substitutions.append(("%repo", config.repo_root))
+config.substitutions.append(("%build_dir", config.warp_tidy_build_dir))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))
 config.substitutions.append(
@@ -51,6 +52,9 @@ for driver in ("clang-tidy-diff-22.py", "run-clang-tidy-22"):
 if subprocess.run([config.python, "-c", "import jsonschema"],
                   capture_output=True).returncode == 0:
     config.available_features.add("jsonschema")
+for tool in ("cpack", "dpkg-deb"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if shutil.which("git"):

@@ -343,6 +343,27 @@ IntrusiveRefCntPtr<vfs::FileSystem> loadVfsOverlay(IntrusiveRefCntPtr<vfs::FileS
   return Overlay;
 }
 
+// clang's resource headers (__clang_cuda_runtime_wrapper.h, ...): an
+// installed warp-tidy carries its own copy next to it, so it works from any
+// prefix and needs no -dev package; a build tree has a link to clang's;
+// otherwise the directory of the clang it was built with.
+std::string resourceDir(const char *Argv0) {
+  SmallString<256> Bin(sys::fs::getMainExecutable(Argv0, (void *)&resourceDir));
+  sys::path::remove_filename(Bin);
+  std::string Major = std::to_string(LLVM_VERSION_MAJOR);
+  for (StringRef Relative : {"../lib/warp-tidy/lib/clang", "../lib/clang"}) {
+    SmallString<256> Dir(Bin);
+    sys::path::append(Dir, Relative, Major);
+    SmallString<256> Probe(Dir);
+    sys::path::append(Probe, "include", "__clang_cuda_runtime_wrapper.h");
+    if (sys::fs::exists(Probe)) {
+      sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+      return Dir.str().str();
+    }
+  }
+  return WARP_TIDY_CLANG_RESOURCE_DIR;
+}
+
 // clang-tidy's wording first (tools grep for it), then what to do.
 std::string noChecksMessage(StringRef File) {
   return "no checks enabled for '" + File.str() +
@@ -886,7 +907,7 @@ int main(int argc, const char **argv) {
 
   warp_tidy::CommandSettings Settings;
   Settings.Cuda = *Cuda;
-  Settings.ResourceDir = WARP_TIDY_CLANG_RESOURCE_DIR;
+  Settings.ResourceDir = resourceDir(argv[0]);
   if (auto Env = sys::Process::GetEnv("WARP_TIDY_RESOURCE_DIR"))
     Settings.ResourceDir = *Env;
   Settings.ExtraArgs = CompilerArgs;
