@@ -49,9 +49,11 @@ for driver in ("clang-tidy-diff-22.py", "run-clang-tidy-22"):
         config.available_features.add(driver.replace(".py", ""))
 # test/sarif_check.py validates against the vendored SARIF schema when the
 # Python that runs it has jsonschema (Debian: python3-jsonschema).
-if subprocess.run([config.python, "-c", "import jsonschema"],
-                  capture_output=True).returncode == 0:
-    config.available_features.add("jsonschema")
+# test/tool/Inputs/lint_actions_recipe.py reads YAML (Debian: python3-yaml).
+for module, feature in (("jsonschema", "jsonschema"), ("yaml", "pyyaml")):
+    if subprocess.run([config.python, "-c", "import " + module],
+                      capture_output=True).returncode == 0:
+        config.available_features.add(feature)
 for tool in ("cpack", "dpkg-deb"):
     if shutil.which(tool):
         config.available_features.add(tool)
