@@ -410,11 +410,15 @@ private:
   }
 
   std::string informationUri() const {
-    // The docs/checks/ base, minus that suffix, is the project's page.
+    // The project's home: the docs/checks/ base minus that suffix, and minus
+    // a repository browser's "/blob/<branch>/" (github.com/o/r/blob/main/...).
     StringRef Base = R.HelpBase;
-    if (Base.consume_back("docs/checks/"))
-      return Base.str();
-    return R.HelpBase;
+    if (!Base.consume_back("docs/checks/"))
+      return R.HelpBase;
+    size_t Blob = Base.find("/blob/");
+    if (Blob != StringRef::npos)
+      return Base.take_front(Blob).str();
+    return Base.str();
   }
 
   unsigned ruleIndex(StringRef Id) {

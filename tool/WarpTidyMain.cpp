@@ -781,8 +781,9 @@ int main(int argc, const char **argv) {
   if (!VfsOverlay.empty() && !loadVfsOverlay(vfs::getRealFileSystem()))
     return ExitToolError;
 
-  // A typo in an explicit glob would otherwise switch everything off.
-  if (Checks.getNumOccurrences()) {
+  // A typo in an explicit glob would otherwise switch everything off. (The
+  // parent has judged the globs before starting a worker.)
+  if (Checks.getNumOccurrences() && WorkerFile.empty()) {
     for (const std::string &Glob : warp_tidy::unmatchedGlobs(Checks, false)) {
       StringRef Name = StringRef(Glob).ltrim('-');
       std::string Near = warp_tidy::closestCheck(Name);
@@ -1185,7 +1186,8 @@ int main(int argc, const char **argv) {
     warp_tidy::RunLimits Limits;
     Limits.Parallel = std::max(1u, Parallel);
     Limits.TimeoutSeconds = Timeout;
-    Limits.ShouldStop = [] { return InterruptRequested != 0; };
+    auto StopRequested = [] { return InterruptRequested != 0; };
+    Limits.ShouldStop = StopRequested; // A function_ref: the lambda must outlive it.
     warp_tidy::runWorkers(
         WorkerJobs, Limits, [&](size_t N, const warp_tidy::WorkerOutcome &O) {
           FileState &S = States[ToAnalyse[N]];
