@@ -489,9 +489,12 @@ int runWorker(ClangTidyContext &Context,
     for (;;)
       std::this_thread::sleep_for(std::chrono::seconds(1));
   if (workerTestHook("WARP_TIDY_TEST_EXPLODE_IN_WORKER")) {
+    // Bounded (64 GiB of address space, pages untouched): if the limit were
+    // not applied, the test sees a crash, and the machine is not harmed.
     static std::vector<void *> Kept;
-    for (;;)
+    for (int I = 0; I < 1024; ++I)
       Kept.push_back(safe_malloc(64 << 20));
+    std::abort();
   }
 
   auto Tracker = makeIntrusiveRefCnt<TrackingFileSystem>(vfs::getRealFileSystem());
@@ -1170,7 +1173,9 @@ int main(int argc, const char **argv) {
       sys::path::append(Err, std::to_string(N) + ".stderr");
       Job.Args.push_back("--worker=" + States[ToAnalyse[N]].Path);
       Job.Args.push_back("--worker-output=" + Out.str().str());
-      Job.Args.push_back("--worker-memory-limit=" + std::to_string(*MemoryBytes));
+      // In KiB with its unit: parseByteSize reads a bare number as MiB.
+      Job.Args.push_back("--worker-memory-limit=" + std::to_string(*MemoryBytes / 1024) +
+                         "K");
       OutputPaths.push_back(Out.str().str());
       if (HasDoubleDash) {
         Job.Args.push_back("--");
