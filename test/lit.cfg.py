@@ -28,6 +28,7 @@ config.substitutions.append(("%python", config.python))
 config.substitutions.append(
     ("%expect_exit", "%s %s" % (config.python, os.path.join(config.test_source_root, "expect_exit.py"))))
 config.substitutions.append(("%repo", config.repo_root))
+config.substitutions.append(("%build_dir", config.warp_tidy_build_dir))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))
 config.substitutions.append(
@@ -43,6 +44,19 @@ if shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
 if shutil.which("clang-tidy-22"):
     config.available_features.add("clang-tidy-22")
+for driver in ("clang-tidy-diff-22.py", "run-clang-tidy-22"):
+    if shutil.which(driver):
+        config.available_features.add(driver.replace(".py", ""))
+# test/sarif_check.py validates against the vendored SARIF schema when the
+# Python that runs it has jsonschema (Debian: python3-jsonschema).
+# test/tool/Inputs/lint_actions_recipe.py reads YAML (Debian: python3-yaml).
+for module, feature in (("jsonschema", "jsonschema"), ("yaml", "pyyaml")):
+    if subprocess.run([config.python, "-c", "import " + module],
+                      capture_output=True).returncode == 0:
+        config.available_features.add(feature)
+for tool in ("cpack", "dpkg-deb"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if shutil.which("git"):

@@ -5,15 +5,23 @@ for FileCheck.
 
 Usage: sarif_check.py <file.sarif | ->
 
-No network and no jsonschema package: the checks below follow the SARIF
-2.1.0 specification (OASIS, sarif-schema-2.1.0.json `required` lists and
-value constraints) for every object kind warp-tidy writes, plus GitHub's
-documented needs (tool.driver.name, rules with ids, results with ruleId,
-message.text, a location with a relative artifactLocation.uri and a region
-startLine; partialFingerprints as string values).
+Two layers, both offline:
+  * the OASIS SARIF 2.1.0 JSON schema, vendored as test/sarif-schema-2.1.0.json
+    (from the OASIS TC's sarif-spec repository, sarif-2.1/schema/), when the
+    jsonschema package (Debian: python3-jsonschema) is installed; without it
+    the log prints "SCHEMA SKIPPED" (a test can require "SCHEMA VALID");
+  * the checks below, which follow the same specification's `required` lists
+    and value constraints for every object kind warp-tidy writes, plus what
+    GitHub code scanning needs to show an alert well (tool.driver.name, rules
+    with ids, results with ruleId, message.text, a location with a relative
+    artifactLocation.uri and a region startLine; partialFingerprints as
+    string values; every related location linked from the message text, as
+    "[text](id)", or GitHub does not show it).
 Exit status 0 when valid, 1 (with every problem listed) otherwise.
 """
 import json
+import os
+import re
 import sys
 
 problems = []
@@ -107,9 +115,29 @@ def check_fix(f, where):
                 check_region(r.get("deletedRegion"), f"{w}.replacements[{j}]")
 
 
+def check_schema(log):
+    schema_path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               "sarif-schema-2.1.0.json")
+    try:
+        import jsonschema
+    except ImportError:
+        print("SCHEMA SKIPPED (no jsonschema package)")
+        return
+    with open(schema_path) as f:
+        schema = json.load(f)
+    validator = jsonschema.Draft4Validator(schema)
+    errors = sorted(validator.iter_errors(log), key=lambda e: list(e.path))
+    for e in errors:
+        where = "/".join(str(p) for p in e.path) or "sarifLog"
+        problems.append(f"schema: {where}: {e.message}")
+    if not errors:
+        print("SCHEMA VALID")
+
+
 def main():
     text = sys.stdin.read() if sys.argv[1] == "-" else open(sys.argv[1]).read()
     log = json.loads(text)
+    check_schema(log)
     need(log.get("version") == "2.1.0", "sarifLog", "version must be 2.1.0")
     runs = log.get("runs")
     if not need(isinstance(runs, list), "sarifLog", "runs must be an array"):
@@ -131,8 +159,13 @@ def main():
                 if k in rule:
                     check_mfms(rule[k], f"{rw}.{k}")
             ids.append(rule.get("id"))
+            props = rule.get("properties", {})
             print(f"RULE {rule.get('id')} help={rule.get('helpUri', '-')} "
-                  f"short={rule.get('shortDescription', {}).get('text', '-')}")
+                  f"short={rule.get('shortDescription', {}).get('text', '-')} "
+                  f"level={rule.get('defaultConfiguration', {}).get('level', '-')} "
+                  f"tags={','.join(props.get('tags', [])) or '-'} "
+                  f"helptext={len(rule.get('help', {}).get('text', ''))} "
+                  f"helpmarkdown={len(rule.get('help', {}).get('markdown', ''))}")
         need(len(ids) == len(set(ids)), w, "rule ids must be unique")
         bases = run.get("originalUriBaseIds", {})
         for name, base in bases.items():
@@ -154,8 +187,13 @@ def main():
             need(len(locs) >= 1, rw, "GitHub needs at least one location")
             for j, loc in enumerate(locs):
                 check_location(loc, f"{rw}.locations[{j}]")
+            text = res.get("message", {}).get("text", "")
+            linked = {int(m) for m in re.findall(r"(?<!\\)\]\((\d+)\)", text)}
             for j, loc in enumerate(res.get("relatedLocations", [])):
                 check_location(loc, f"{rw}.relatedLocations[{j}]")
+                need(loc.get("id") in linked, f"{rw}.relatedLocations[{j}]",
+                     "a related location must be linked from the message text "
+                     "('[text](id)'), or code scanning does not show it")
             fp = res.get("partialFingerprints", {})
             need(isinstance(fp, dict) and all(isinstance(v, str) for v in fp.values()),
                  rw, "partialFingerprints values must be strings")

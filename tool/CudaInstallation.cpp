@@ -66,9 +66,18 @@ std::optional<CudaInstallation> findCudaInstallation(llvm::StringRef Explicit,
   }
 
   std::vector<std::string> Candidates;
+  // A variable the user set is a choice as explicit as --cuda-path: one that
+  // names no toolkit is an error, not silently replaced by another toolkit.
   for (const char *Var : {"CUDA_PATH", "CUDA_HOME", "CUDA_ROOT", "CUDAToolkit_ROOT"})
     if (std::optional<std::string> Value = llvm::sys::Process::GetEnv(Var))
-      Candidates.push_back(*Value);
+      if (!Value->empty()) {
+        if (auto Cuda = probeCudaRoot(*Value))
+          return Cuda;
+        Why = "$" + std::string(Var) + "=" + *Value +
+              " does not contain include/cuda.h; point it at a CUDA toolkit, unset "
+              "it, or pass --cuda-path=<dir>";
+        return std::nullopt;
+      }
   if (llvm::ErrorOr<std::string> Nvcc = llvm::sys::findProgramByName("nvcc")) {
     llvm::SmallString<256> Real;
     if (!llvm::sys::fs::real_path(*Nvcc, Real))

@@ -31,7 +31,9 @@ ExpandedInputs expandInputs(llvm::ArrayRef<std::string> Arguments) {
   for (const std::string &Arg : Arguments) {
     llvm::sys::fs::file_status Status;
     if (std::error_code EC = llvm::sys::fs::status(Arg, Status)) {
-      Result.Errors.push_back("cannot read '" + Arg + "': " + EC.message());
+      std::string Path = absolute(Arg);
+      Result.Errors.try_emplace(Path, "cannot read '" + Arg + "': " + EC.message());
+      Add(std::move(Path));
       continue;
     }
     if (Status.type() == llvm::sys::fs::file_type::directory_file) {
@@ -51,10 +53,12 @@ ExpandedInputs expandInputs(llvm::ArrayRef<std::string> Arguments) {
           Found.push_back(absolute(It->path()));
       }
       if (EC)
-        Result.Errors.push_back("cannot walk '" + Arg + "': " + EC.message());
+        Result.Errors.try_emplace(absolute(Arg), "cannot walk '" + Arg + "': " + EC.message());
       llvm::sort(Found);
       if (Found.empty())
-        Result.Errors.push_back("no .cu or .cuh files under '" + Arg + "'");
+        Result.Errors.try_emplace(absolute(Arg), "no .cu or .cuh files under '" + Arg + "'");
+      if (Result.Errors.count(absolute(Arg)))
+        Add(absolute(Arg));
       for (std::string &F : Found)
         Add(std::move(F));
       continue;

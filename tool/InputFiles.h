@@ -10,14 +10,18 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <map>
 #include <string>
 #include <vector>
 
 namespace warp_tidy {
 
 struct ExpandedInputs {
-  std::vector<std::string> Files;  ///< Absolute paths, sorted per argument.
-  std::vector<std::string> Errors; ///< One line per unusable argument.
+  /// Absolute paths, sorted per argument. An unusable argument stays in the
+  /// list, at its place, with an entry in Errors: it is one file's error in
+  /// the report while the others are analysed.
+  std::vector<std::string> Files;
+  std::map<std::string, std::string> Errors; ///< Path -> why it is unusable.
 };
 
 /// True for the extensions warp-tidy picks up when walking a directory.

@@ -2,6 +2,7 @@
 
 #include "OutputFormats.h"
 #include "ResultCache.h"
+#include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -69,32 +70,67 @@ std::string paragraphAt(ArrayRef<StringRef> Lines, size_t I) {
   }
   return Text;
 }
+
+// Markdown emphasis and code marks are noise in plain-text fields.
+std::string plainText(StringRef Markdown) {
+  std::string Text;
+  for (char C : Markdown)
+    if (C != '`' && C != '*')
+      Text += C;
+  return Text;
+}
+
+// The first sentence of \p Paragraph: up to the first ". " that ends a
+// word (not "e.g. ", "i.e. "), or all of it.
+std::string firstSentence(StringRef Paragraph) {
+  for (size_t At = Paragraph.find(". "); At != StringRef::npos;
+       At = Paragraph.find(". ", At + 1)) {
+    StringRef Before = Paragraph.take_front(At);
+    if (Before.ends_with("e.g") || Before.ends_with("i.e") || Before.ends_with("vs"))
+      continue;
+    return Paragraph.take_front(At + 1).str();
+  }
+  return Paragraph.str();
+}
+
+const EmbeddedDoc *findDoc(StringRef Check) {
+  if (!Check.starts_with("warp-"))
+    return nullptr;
+  StringRef Stem = Check.drop_front(5);
+  for (const EmbeddedDoc *D = EmbeddedDocs; D->Stem; ++D)
+    if (Stem == D->Stem)
+      return D;
+  return nullptr;
+}
+
 } // namespace
 
 bool checkDescription(StringRef Check, std::string &Short, std::string &Full) {
-  if (!Check.starts_with("warp-"))
+  const EmbeddedDoc *D = findDoc(Check);
+  if (!D)
     return false;
-  StringRef Stem = Check.drop_front(5);
-  for (const EmbeddedDoc *D = EmbeddedDocs; D->Stem; ++D) {
-    if (Stem != D->Stem)
-      continue;
-    SmallVector<StringRef, 64> Lines;
-    StringRef(D->Markdown).split(Lines, '\n');
-    size_t Title = 0;
-    while (Title < Lines.size() && !Lines[Title].starts_with("# "))
-      ++Title;
-    Short = paragraphAt(Lines, Title + 1);
-    Full = Short;
-    for (size_t I = 0; I < Lines.size(); ++I)
-      if (Lines[I].trim().equals_insensitive("## What it reports")) {
-        std::string Reports = paragraphAt(Lines, I + 1);
-        if (!Reports.empty())
-          Full += (Full.empty() ? "" : " ") + Reports;
-        break;
-      }
-    return !Short.empty();
-  }
-  return false;
+  SmallVector<StringRef, 64> Lines;
+  StringRef(D->Markdown).split(Lines, '\n');
+  size_t Title = 0;
+  while (Title < Lines.size() && !Lines[Title].starts_with("# "))
+    ++Title;
+  // A page opens with a summary line, or goes straight to "What it reports".
+  std::string Summary = paragraphAt(Lines, Title + 1);
+  std::string Reports;
+  for (size_t I = 0; I < Lines.size(); ++I)
+    if (Lines[I].trim().equals_insensitive("## What it reports")) {
+      Reports = paragraphAt(Lines, I + 1);
+      break;
+    }
+  Short = plainText(firstSentence(Summary.empty() ? Reports : Summary));
+  Full = plainText(Summary.empty() ? Reports
+                                   : Reports.empty() ? Summary : Summary + " " + Reports);
+  return !Short.empty();
+}
+
+std::string checkPage(StringRef Check) {
+  const EmbeddedDoc *D = findDoc(Check);
+  return D ? D->Markdown : "";
 }
 
 //===-- Source positions ---------------------------------------------------===//
@@ -174,8 +210,36 @@ bool isWarpFinding(const ClangTidyError &E) {
 
 //===-- JSON ---------------------------------------------------------------===//
 
+Fingerprinter::Fingerprinter(StringRef SourceRoot) : Root(SourceRoot.str()) {
+  if (!Root.empty() && !StringRef(Root).ends_with("/"))
+    Root += "/";
+}
+
+std::string Fingerprinter::operator()(const ClangTidyError &E) {
+  std::string Relative, LineText;
+  if (!E.Message.FilePath.empty()) {
+    std::string File = absolutePath(E.Message.FilePath, E.BuildDirectory);
+    Relative = StringRef(File).starts_with(Root) ? File.substr(Root.size()) : File;
+    auto [It, Inserted] = Contents.try_emplace(File);
+    if (Inserted)
+      if (auto Buffer = MemoryBuffer::getFile(File))
+        It->second = (*Buffer)->getBuffer().str();
+    StringRef Text = It->second;
+    size_t Offset = std::min<size_t>(E.Message.FileOffset, Text.size());
+    size_t Start = Text.rfind('\n', Offset ? Offset - 1 : 0);
+    Start = (Start == StringRef::npos || Offset == 0) ? 0 : Start + 1;
+    LineText = Text.slice(Start, Text.find('\n', Offset)).trim().str();
+  }
+  // No line number: an edit above the finding must not make it new.
+  std::string Base = E.DiagnosticName + "\x1f" + Relative + "\x1f" + LineText + "\x1f" +
+                     E.Message.Message;
+  unsigned Occurrence = Occurrences[Base]++;
+  return hashParts({Base, std::to_string(Occurrence)}).substr(0, 32);
+}
+
 void writeJsonReport(const Report &R, raw_ostream &OS) {
   SourceFiles Sources;
+  Fingerprinter Fingerprint(R.SourceRoot);
   auto Located = [&](const DiagnosticMessage &M, StringRef BuildDir, json::Object &O) {
     if (M.FilePath.empty())
       return;
@@ -210,6 +274,7 @@ void writeJsonReport(const Report &R, raw_ostream &OS) {
                    {"level", levelName(E)},
                    {"message", E.Message.Message}};
     Located(E.Message, E.BuildDirectory, D);
+    D["fingerprint"] = Fingerprint(E);
     json::Array Notes;
     for (const DiagnosticMessage &N : E.Notes) {
       json::Object NO{{"message", N.Message}};
@@ -272,7 +337,7 @@ std::string percentEncode(StringRef Path) {
 
 class SarifWriter {
 public:
-  SarifWriter(const Report &R) : R(R) {
+  SarifWriter(const Report &R) : R(R), Fingerprint(R.SourceRoot) {
     Root = R.SourceRoot;
     if (!Root.empty() && !StringRef(Root).ends_with("/"))
       Root += "/";
@@ -284,7 +349,6 @@ public:
       ruleIndex(C);
     json::Array Results;
     json::Array Notifications;
-    std::map<std::string, unsigned> Occurrences;
     for (const ClangTidyError &E : R.Errors) {
       if (isCompilerError(E)) {
         json::Object N{{"level", "error"},
@@ -295,7 +359,7 @@ public:
         Notifications.push_back(std::move(N));
         continue;
       }
-      Results.push_back(result(E, Occurrences));
+      Results.push_back(result(E));
     }
     for (const FileReport &F : R.Files)
       for (const std::string &M : F.Messages) {
@@ -334,12 +398,27 @@ public:
   }
 
 private:
+  // In SARIF message text "[" and "]" start links; literal ones are escaped.
+  static std::string escapeBrackets(StringRef Text) {
+    std::string Out;
+    for (char C : Text) {
+      if (C == '[' || C == ']')
+        Out += '\\';
+      Out += C;
+    }
+    return Out;
+  }
+
   std::string informationUri() const {
-    // The docs/checks/ base, minus that suffix, is the project's page.
+    // The project's home: the docs/checks/ base minus that suffix, and minus
+    // a repository browser's "/blob/<branch>/" (github.com/o/r/blob/main/...).
     StringRef Base = R.HelpBase;
-    if (Base.consume_back("docs/checks/"))
-      return Base.str();
-    return R.HelpBase;
+    if (!Base.consume_back("docs/checks/"))
+      return R.HelpBase;
+    size_t Blob = Base.find("/blob/");
+    if (Blob != StringRef::npos)
+      return Base.take_front(Blob).str();
+    return Base.str();
   }
 
   unsigned ruleIndex(StringRef Id) {
@@ -352,12 +431,12 @@ private:
   json::Object rule(StringRef Id) {
     std::string Short, Full;
     bool Documented = checkDescription(Id, Short, Full);
+    bool Compiler = Id.starts_with("clang-diagnostic-");
     if (!Documented) {
-      if (Id.starts_with("clang-diagnostic-")) {
+      if (Compiler)
         Short = "Clang compiler diagnostic -W" + Id.drop_front(17).str() + ".";
-      } else {
+      else
         Short = "warp-tidy check " + Id.str() + ".";
-      }
       Full = Short;
     }
     json::Object O{{"id", Id},
@@ -365,11 +444,23 @@ private:
                    {"shortDescription", json::Object{{"text", Short}}},
                    {"fullDescription", json::Object{{"text", Full}}},
                    {"defaultConfiguration", json::Object{{"level", "warning"}}}};
-    if (Documented && !R.HelpBase.empty()) {
-      O["helpUri"] = R.HelpBase + Id.drop_front(5).str() + ".md";
+    // Code scanning shows help.markdown under each alert: the check's page.
+    std::string Page = checkPage(Id);
+    if (Documented) {
+      std::string Uri = R.HelpBase.empty() ? "" : R.HelpBase + Id.drop_front(5).str() + ".md";
+      if (!Uri.empty())
+        O["helpUri"] = Uri;
       O["help"] = json::Object{
-          {"text", Full + " See " + R.HelpBase + Id.drop_front(5).str() + ".md"}};
+          {"text", Full + (Uri.empty() ? "" : " See " + Uri)},
+          {"markdown", Page}};
     }
+    json::Array Tags{"cuda"};
+    Tags.push_back(Compiler ? "compiler" : "correctness");
+    if (!Compiler)
+      Tags.push_back("warp-intrinsics");
+    O["properties"] = json::Object{{"tags", std::move(Tags)},
+                                   {"precision", Compiler ? "very-high" : "high"},
+                                   {"problem.severity", "warning"}};
     return O;
   }
 
@@ -421,44 +512,37 @@ private:
     return Fixes;
   }
 
-  json::Object result(const ClangTidyError &E, std::map<std::string, unsigned> &Seen) {
+  json::Object result(const ClangTidyError &E) {
     json::Object O{{"ruleId", E.DiagnosticName},
                    {"ruleIndex", ruleIndex(E.DiagnosticName)},
                    {"level", levelName(E)},
                    {"message", json::Object{{"text", E.Message.Message}}}};
-    std::string Relative, LineText;
-    if (!E.Message.FilePath.empty()) {
-      std::string File = absolutePath(E.Message.FilePath, E.BuildDirectory);
+    if (!E.Message.FilePath.empty())
       O["locations"] = json::Array{location(E.Message, E.BuildDirectory)};
-      Relative = StringRef(File).starts_with(Root) ? File.substr(Root.size()) : File;
-      LineText = StringRef(Sources.position(File, E.Message.FileOffset).LineText)
-                     .trim()
-                     .str();
-    }
-    // Stable across edits elsewhere in the file: no line number, only the
-    // rule, the file, the text of the flagged line and the message, plus an
-    // occurrence count for identical lines.
-    std::string Base = E.DiagnosticName + "\x1f" + Relative + "\x1f" + LineText +
-                       "\x1f" + E.Message.Message;
-    unsigned Occurrence = Seen[Base]++;
-    O["partialFingerprints"] = json::Object{
-        {"warpTidyFingerprint/v1",
-         hashParts({Base, std::to_string(Occurrence)}).substr(0, 32)}};
+    O["partialFingerprints"] =
+        json::Object{{"warpTidyFingerprint/v1", Fingerprint(E)}};
 
     json::Array Related;
     json::Array Fixes = fixesOf(E.Message, E.BuildDirectory,
                                 "Apply the fix-it of " + E.DiagnosticName);
+    // Viewers show a related location only when the message links to it
+    // ("[text](id)", SARIF 3.11.6), so each note is linked from the text.
+    std::string Text = escapeBrackets(E.Message.Message);
     unsigned Id = 0;
     for (const DiagnosticMessage &N : E.Notes) {
       if (!N.FilePath.empty()) {
         json::Object L = location(N, E.BuildDirectory);
-        L["id"] = Id++;
+        L["id"] = Id;
         L["message"] = json::Object{{"text", N.Message}};
         Related.push_back(std::move(L));
+        Text += (Id ? "; " : " Notes: ") + std::string("[") + escapeBrackets(N.Message) +
+                "](" + std::to_string(Id) + ")";
+        ++Id;
       }
       for (json::Value &F : fixesOf(N, E.BuildDirectory, N.Message))
         Fixes.push_back(std::move(F));
     }
+    O["message"] = json::Object{{"text", Text}};
     if (!Related.empty())
       O["relatedLocations"] = std::move(Related);
     if (!Fixes.empty())
@@ -467,6 +551,7 @@ private:
   }
 
   const Report &R;
+  Fingerprinter Fingerprint;
   std::string Root;
   SourceFiles Sources;
   std::vector<std::string> RuleIds;
@@ -481,7 +566,8 @@ void writeSarifReport(const Report &R, raw_ostream &OS) {
 
 //===-- Fixes for the machine-readable formats ----------------------------===//
 
-unsigned applyFixes(ArrayRef<ClangTidyError> Errors, bool AnyFix, unsigned &Total,
+unsigned applyFixes(ArrayRef<ClangTidyError> Errors, bool AnyFix,
+                    function_ref<std::string(StringRef File)> StyleFor, unsigned &Total,
                     bool &Failed) {
   std::map<std::string, clang::tooling::Replacements> ByFile;
   unsigned Applied = 0;
@@ -517,8 +603,35 @@ unsigned applyFixes(ArrayRef<ClangTidyError> Errors, bool AnyFix, unsigned &Tota
       Failed = true;
       continue;
     }
-    Expected<std::string> New =
-        clang::tooling::applyAllReplacements((*Buffer)->getBuffer(), Reps);
+    // As clang-tidy: cleanup always (a removed list item takes its comma),
+    // formatting only when a style is asked for.
+    StringRef Code = (*Buffer)->getBuffer();
+    std::string StyleName = StyleFor(File);
+    Expected<clang::format::FormatStyle> Style =
+        clang::format::getStyle(StyleName, File, "none", Code);
+    if (!Style) {
+      WithColor::error(errs(), "warp-tidy")
+          << "invalid format style '" << StyleName << "' for '" << File
+          << "': " << toString(Style.takeError()) << "\n";
+      Failed = true;
+      continue;
+    }
+    clang::tooling::Replacements Final = Reps;
+    Expected<clang::tooling::Replacements> Cleaned =
+        clang::format::cleanupAroundReplacements(Code, Final, *Style);
+    if (Cleaned)
+      Final = std::move(*Cleaned);
+    else
+      consumeError(Cleaned.takeError());
+    if (StyleName != "none") {
+      Expected<clang::tooling::Replacements> Formatted =
+          clang::format::formatReplacements(Code, Final, *Style);
+      if (Formatted)
+        Final = std::move(*Formatted);
+      else
+        consumeError(Formatted.takeError());
+    }
+    Expected<std::string> New = clang::tooling::applyAllReplacements(Code, Final);
     if (!New) {
       WithColor::error(errs(), "warp-tidy")
           << "cannot apply fix-its to '" << File << "': " << toString(New.takeError())

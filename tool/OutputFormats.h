@@ -43,14 +43,37 @@ struct Report {
 /// embedded at build time; false if the check has no page.
 bool checkDescription(llvm::StringRef Check, std::string &Short, std::string &Full);
 
+/// The whole docs/checks page of a check (Markdown), "" if it has none.
+std::string checkPage(llvm::StringRef Check);
+
+/// Fingerprints of findings: SARIF's partialFingerprints
+/// "warpTidyFingerprint/v1", JSON's "fingerprint", the keys of a --baseline.
+/// A hash of the rule, the file relative to the source root, the flagged
+/// line's text and the message, plus an occurrence count among identical
+/// ones: stable across edits elsewhere in the file and across checkouts.
+/// Feed the findings in report order.
+class Fingerprinter {
+public:
+  explicit Fingerprinter(llvm::StringRef SourceRoot);
+  std::string operator()(const clang::tidy::ClangTidyError &E);
+
+private:
+  std::string Root; ///< Ends with '/' (or is empty).
+  std::map<std::string, unsigned> Occurrences;
+  std::map<std::string, std::string> Contents;
+};
+
 void writeJsonReport(const Report &R, llvm::raw_ostream &OS);
 void writeSarifReport(const Report &R, llvm::raw_ostream &OS);
 
 /// Applies the fix-its of \p Errors (as handleErrors would, through
-/// clang-tidy's getFixIt) and writes each changed file through a temporary
-/// file and a rename. Returns the number of fix-its applied; \p Total gets
-/// the number found. Messages go to stderr.
+/// clang-tidy's getFixIt, then clang-format's cleanup around them and, unless
+/// \p StyleFor gives "none", formatting in that style: --format-style) and
+/// writes each changed file through a temporary file and a rename. Returns
+/// the number of fix-its applied; \p Total gets the number found. Messages
+/// go to stderr.
 unsigned applyFixes(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, bool AnyFix,
+                    llvm::function_ref<std::string(llvm::StringRef File)> StyleFor,
                     unsigned &Total, bool &Failed);
 
 /// \p File made absolute against \p BuildDirectory (a diagnostic's or fix's

@@ -1,13 +1,22 @@
 //===--- ParallelRunner.cpp - Analyse files in worker processes -----------===//
+//
+// One loop in the parent owns every child: it starts them, reaps them with
+// a non-blocking waitpid, kills those past the time limit and stops them all
+// when the run is interrupted. (llvm::sys::Wait's time limit rests on a
+// process-wide alarm(), which cannot serve several children at once.)
+//
+//===----------------------------------------------------------------------===//
 
 #include "ParallelRunner.h"
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char **environ;
@@ -20,6 +29,8 @@ using Clock = std::chrono::steady_clock;
 struct Running {
   size_t Index;
   Clock::time_point Start;
+  bool TimedOut = false;
+  bool Stopped = false;
 };
 
 pid_t spawn(const WorkerJob &Job, std::string &Error) {
@@ -45,14 +56,29 @@ pid_t spawn(const WorkerJob &Job, std::string &Error) {
 }
 } // namespace
 
-void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, unsigned Parallel,
+void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, const RunLimits &Limits,
                 llvm::function_ref<void(size_t, const WorkerOutcome &)> OnDone) {
-  if (Parallel == 0)
-    Parallel = 1;
+  unsigned Parallel = Limits.Parallel ? Limits.Parallel : 1;
   std::map<pid_t, Running> Children;
   size_t Next = 0;
+  bool Stopping = false;
+  // Short naps while children run: a finished file is noticed within a few
+  // milliseconds, an idle parent costs nothing measurable.
+  const auto Nap = std::chrono::milliseconds(5);
   while (Next < Jobs.size() || !Children.empty()) {
-    while (Next < Jobs.size() && Children.size() < Parallel) {
+    if (!Stopping && Limits.ShouldStop && Limits.ShouldStop()) {
+      Stopping = true;
+      for (auto &[Pid, R] : Children) {
+        R.Stopped = true;
+        kill(Pid, SIGTERM);
+      }
+      for (; Next < Jobs.size(); ++Next) {
+        WorkerOutcome O;
+        O.Interrupted = true;
+        OnDone(Next, O);
+      }
+    }
+    while (!Stopping && Next < Jobs.size() && Children.size() < Parallel) {
       size_t Index = Next++;
       std::string Error;
       pid_t Pid = spawn(Jobs[Index], Error);
@@ -67,7 +93,19 @@ void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, unsigned Parallel,
     if (Children.empty())
       continue;
     int Status = 0;
-    pid_t Pid = waitpid(-1, &Status, 0);
+    pid_t Pid = waitpid(-1, &Status, WNOHANG);
+    if (Pid == 0) {
+      if (Limits.TimeoutSeconds) {
+        auto Limit = std::chrono::seconds(Limits.TimeoutSeconds);
+        for (auto &[P, R] : Children)
+          if (!R.TimedOut && !R.Stopped && Clock::now() - R.Start > Limit) {
+            R.TimedOut = true;
+            kill(P, SIGKILL);
+          }
+      }
+      std::this_thread::sleep_for(Nap);
+      continue;
+    }
     if (Pid < 0) {
       if (errno == EINTR)
         continue;
@@ -93,6 +131,11 @@ void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, unsigned Parallel,
       O.ExitCode = WEXITSTATUS(Status);
     else
       O.Signal = WTERMSIG(Status);
+    O.TimedOut = It->second.TimedOut;
+    // A child that an interrupt reached (the terminal sends SIGINT to the
+    // whole process group) did not crash.
+    O.Interrupted = It->second.Stopped ||
+                    (Stopping && (O.Signal == SIGINT || O.Signal == SIGTERM));
     size_t Index = It->second.Index;
     Children.erase(It);
     OnDone(Index, O);

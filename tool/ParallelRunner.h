@@ -28,12 +28,22 @@ struct WorkerOutcome {
   std::string StartError; ///< Why it could not be started.
   int ExitCode = -1;      ///< When it exited normally.
   int Signal = 0;         ///< When it was killed by a signal.
+  bool TimedOut = false;  ///< Killed for running past the time limit.
+  bool Interrupted = false; ///< Stopped (or never started) because the run was.
   double Seconds = 0;
 };
 
-/// Runs \p Jobs with at most \p Parallel children at a time. \p OnDone is
-/// called in the parent, in completion order, with the job's index.
-void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, unsigned Parallel,
+struct RunLimits {
+  unsigned Parallel = 1;
+  unsigned TimeoutSeconds = 0; ///< Per job; 0: none.
+  /// Polled while jobs run: once true, running children are terminated and
+  /// the remaining jobs are reported Interrupted without being started.
+  llvm::function_ref<bool()> ShouldStop;
+};
+
+/// Runs \p Jobs under \p Limits. \p OnDone is called in the parent, in
+/// completion order, with the job's index, exactly once per job.
+void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, const RunLimits &Limits,
                 llvm::function_ref<void(size_t, const WorkerOutcome &)> OnDone);
 
 } // namespace warp_tidy

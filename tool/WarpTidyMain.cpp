@@ -12,6 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArchShims.h"
+#include "Baseline.h"
+#include "ChangedLines.h"
+#include "CheckSelection.h"
 #include "CudaInstallation.h"
 #include "DiagnosticsSerialization.h"
 #include "InputFiles.h"
@@ -36,6 +39,11 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MemAlloc.h"
+#include "llvm/Support/Signals.h"
+#include <sys/resource.h>
+#include <unistd.h>
 #include <chrono>
 #include <map>
 #include <csignal>
@@ -63,6 +71,12 @@ namespace {
 
 // Exit statuses, documented in README.md.
 enum ExitStatus { ExitClean = 0, ExitFindings = 1, ExitToolError = 2 };
+// A worker that hit --memory-limit exits with this (never seen by users).
+constexpr int ExitOutOfMemory = 3;
+
+// Set from the SIGINT/SIGTERM handler (llvm::sys::SetInterruptFunction).
+volatile std::sig_atomic_t InterruptRequested = 0;
+void onInterrupt() { InterruptRequested = 1; }
 
 cl::OptionCategory Category("warp-tidy options");
 
@@ -88,6 +102,31 @@ cl::opt<std::string> HeaderFilter(
     cl::desc("Regex of headers whose diagnostics are shown (default: all "
              "non-system headers)."),
     cl::init(".*"), cl::cat(Category));
+cl::opt<std::string> ExcludeHeaderFilter(
+    "exclude-header-filter",
+    cl::desc("Regex of headers whose diagnostics are not shown, even if they "
+             "match --header-filter (as in clang-tidy)."),
+    cl::cat(Category));
+cl::opt<std::string> LineFilter(
+    "line-filter",
+    cl::desc("Only report diagnostics on these lines, as clang-tidy: a JSON list "
+             "like [{\"name\":\"a.cu\",\"lines\":[[1,3],[5,7]]},{\"name\":\"b.cuh\"}]. "
+             "This is what clang-tidy-diff passes."),
+    cl::cat(Category));
+cl::opt<std::string> FormatStyle(
+    "format-style",
+    cl::desc("Style for formatting code around applied fixes, as clang-tidy: "
+             "none (default), file, llvm, google, ... or inline {...}."),
+    cl::cat(Category));
+cl::opt<bool> UseColor("use-color",
+                       cl::desc("Use colors in diagnostics (default: when stdout is "
+                                "a terminal)."),
+                       cl::cat(Category));
+cl::opt<std::string> VfsOverlay(
+    "vfsoverlay",
+    cl::desc("Overlay the virtual file system described by this file over the "
+             "real one, as clang-tidy."),
+    cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> SystemHeaders("system-headers",
                             cl::desc("Also report inside system headers."),
                             cl::cat(Category));
@@ -117,6 +156,17 @@ cl::opt<bool> ExitZero("exit-zero",
 cl::opt<bool> Quiet("quiet", cl::desc("Print only diagnostics."), cl::cat(Category));
 cl::opt<bool> ListChecks("list-checks", cl::desc("List the enabled checks and exit."),
                          cl::cat(Category));
+cl::opt<bool> AllowNoChecks(
+    "allow-no-checks",
+    cl::desc("Accept a configuration that enables no check (otherwise: \"no "
+             "checks enabled\", exit 2)."),
+    cl::cat(Category));
+cl::opt<bool> VerifyConfig(
+    "verify-config",
+    cl::desc("Check the configuration (--checks, --config, .clang-tidy files) for "
+             "warp- checks and options that do not exist, then exit (0: none, 1: "
+             "some)."),
+    cl::cat(Category));
 cl::opt<bool> DumpConfig("dump-config", cl::desc("Print the effective configuration."),
                          cl::cat(Category));
 cl::opt<bool> PrintCommands("print-commands",
@@ -177,10 +227,42 @@ cl::opt<std::string> SourceRoot(
              "directory)."),
     cl::value_desc("dir"), cl::cat(Category));
 
+cl::opt<unsigned> Timeout(
+    "timeout",
+    cl::desc("Stop the analysis of a file after this many seconds and report it "
+             "as that file's error (default 300; 0: no limit)."),
+    cl::value_desc("seconds"), cl::init(300), cl::cat(Category));
+cl::opt<std::string> MemoryLimit(
+    "memory-limit",
+    cl::desc("Stop the analysis of a file that needs more memory than this, e.g. "
+             "4G, and report it as that file's error (default 8G; 0: no limit)."),
+    cl::init("8G"), cl::cat(Category));
+
+// Gradual adoption (docs/integration.md, "Adopting warp-tidy on an existing
+// codebase").
+cl::opt<std::string> BaselineFile(
+    "baseline",
+    cl::desc("Do not report findings recorded in this earlier warp-tidy report "
+             "(--format=sarif or json output; matched by fingerprint)."),
+    cl::value_desc("report.sarif|report.json"), cl::cat(Category));
+cl::opt<bool> UpdateBaseline(
+    "update-baseline",
+    cl::desc("Record every current finding in the --baseline file (SARIF if it "
+             "ends in .sarif, else JSON) instead of reporting them."),
+    cl::cat(Category));
+cl::opt<std::string> Diff(
+    "diff", cl::ValueOptional,
+    cl::desc("Report only on lines changed since <rev> (default HEAD: uncommitted "
+             "changes), from git; with no files named, analyse the changed "
+             "CUDA files. Write it --diff=<rev>."),
+    cl::value_desc("rev"), cl::cat(Category));
+
 // Internal: a worker analyses one file for a parent warp-tidy and writes its
 // diagnostics and the files it read as JSON.
 cl::opt<std::string> WorkerFile("worker", cl::Hidden, cl::cat(Category));
 cl::opt<std::string> WorkerOutput("worker-output", cl::Hidden, cl::cat(Category));
+cl::opt<std::string> WorkerMemoryLimit("worker-memory-limit", cl::Hidden,
+                                       cl::cat(Category));
 
 void error(const Twine &Message) {
   WithColor::error(errs(), "warp-tidy") << Message << "\n";
@@ -191,6 +273,10 @@ void warning(const Twine &Message) {
 
 std::unique_ptr<ClangTidyOptionsProvider> makeOptionsProvider() {
   ClangTidyGlobalOptions Global;
+  if (std::error_code EC = parseLineFilter(LineFilter, Global)) {
+    error("invalid --line-filter: " + EC.message());
+    return nullptr;
+  }
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
   Defaults.Checks = "-*,warp-*";
   Defaults.HeaderFilterRegex = HeaderFilter;
@@ -206,6 +292,12 @@ std::unique_ptr<ClangTidyOptionsProvider> makeOptionsProvider() {
     Overrides.HeaderFilterRegex = HeaderFilter;
   if (SystemHeaders.getNumOccurrences())
     Overrides.SystemHeaders = SystemHeaders;
+  if (ExcludeHeaderFilter.getNumOccurrences())
+    Overrides.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
+  if (FormatStyle.getNumOccurrences())
+    Overrides.FormatStyle = FormatStyle;
+  if (UseColor.getNumOccurrences())
+    Overrides.UseColor = UseColor;
 
   auto FS = vfs::getRealFileSystem();
   std::string Text = Config;
@@ -231,9 +323,53 @@ std::unique_ptr<ClangTidyOptionsProvider> makeOptionsProvider() {
         std::move(Global), std::move(Defaults), std::move(*Parsed),
         std::move(Overrides), FS);
   }
-  // .clang-tidy files next to the sources apply, as with clang-tidy.
-  return std::make_unique<FileOptionsProvider>(std::move(Global), std::move(Defaults),
-                                               std::move(Overrides), FS);
+  // .clang-tidy files next to the sources apply, as with clang-tidy, except
+  // that one written for clang-tidy alone does not turn warp-tidy off.
+  return warp_tidy::keepWarpChecksOn(std::make_unique<FileOptionsProvider>(
+      std::move(Global), std::move(Defaults), std::move(Overrides), FS));
+}
+
+// --vfsoverlay: the overlay over \p Base, or null (and an error printed).
+IntrusiveRefCntPtr<vfs::FileSystem> loadVfsOverlay(IntrusiveRefCntPtr<vfs::FileSystem> Base) {
+  auto Buffer = Base->getBufferForFile(VfsOverlay);
+  if (!Buffer) {
+    error("cannot read --vfsoverlay '" + VfsOverlay + "': " + Buffer.getError().message());
+    return nullptr;
+  }
+  IntrusiveRefCntPtr<vfs::FileSystem> Overlay =
+      vfs::getVFSFromYAML(std::move(*Buffer), nullptr, VfsOverlay, nullptr, Base);
+  if (!Overlay)
+    error("invalid --vfsoverlay '" + VfsOverlay + "'");
+  return Overlay;
+}
+
+// clang's resource headers (__clang_cuda_runtime_wrapper.h, ...): an
+// installed warp-tidy carries its own copy next to it, so it works from any
+// prefix and needs no -dev package; a build tree has a link to clang's;
+// otherwise the directory of the clang it was built with.
+std::string resourceDir(const char *Argv0) {
+  SmallString<256> Bin(sys::fs::getMainExecutable(Argv0, (void *)&resourceDir));
+  sys::path::remove_filename(Bin);
+  std::string Major = std::to_string(LLVM_VERSION_MAJOR);
+  for (StringRef Relative : {"../lib/warp-tidy/lib/clang", "../lib/clang"}) {
+    SmallString<256> Dir(Bin);
+    sys::path::append(Dir, Relative, Major);
+    SmallString<256> Probe(Dir);
+    sys::path::append(Probe, "include", "__clang_cuda_runtime_wrapper.h");
+    if (sys::fs::exists(Probe)) {
+      sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+      return Dir.str().str();
+    }
+  }
+  return WARP_TIDY_CLANG_RESOURCE_DIR;
+}
+
+// clang-tidy's wording first (tools grep for it), then what to do.
+std::string noChecksMessage(StringRef File) {
+  return "no checks enabled for '" + File.str() +
+         "': the effective Checks (--checks, --config, .clang-tidy) switch off "
+         "every warp- check; name some (e.g. --checks='-*,warp-*') or pass "
+         "--allow-no-checks";
 }
 
 // Only an explicit -p loads a database. Searching the sources' parent
@@ -262,17 +398,10 @@ std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(bool &Failed) 
 
 // The same header diagnostic reached through several translation units is
 // one finding; the first occurrence (in file order) is kept.
-std::vector<ClangTidyError> dedupe(std::vector<ClangTidyError> Errors) {
-  std::vector<ClangTidyError> Unique;
-  StringSet<> Seen;
-  for (ClangTidyError &E : Errors) {
-    std::string Key = E.DiagnosticName + "\x1f" +
-                      warp_tidy::absolutePath(E.Message.FilePath, E.BuildDirectory) + "\x1f" +
-                      std::to_string(E.Message.FileOffset) + "\x1f" + E.Message.Message;
-    if (Seen.insert(Key).second)
-      Unique.push_back(std::move(E));
-  }
-  return Unique;
+std::string dedupeKey(const ClangTidyError &E) {
+  return E.DiagnosticName + "\x1f" +
+         warp_tidy::absolutePath(E.Message.FilePath, E.BuildDirectory) + "\x1f" +
+         std::to_string(E.Message.FileOffset) + "\x1f" + E.Message.Message;
 }
 
 bool isCompilerError(const ClangTidyError &E) {
@@ -323,15 +452,59 @@ public:
   StringMap<Opened> Files;
 };
 
+// Out of memory under --memory-limit: a distinct exit status the parent
+// reports as this file's error (not as a crash).
+void exitOutOfMemory(void *, const char *, bool) {
+  static const char Message[] = "warp-tidy: worker: out of memory\n";
+  (void)!::write(2, Message, sizeof(Message) - 1);
+  ::_exit(ExitOutOfMemory);
+}
+
+// The address-space limit makes an exploding analysis fail its allocation
+// (exit ExitOutOfMemory) instead of taking the machine down.
+void limitWorkerMemory() {
+  std::optional<uint64_t> Bytes = warp_tidy::parseByteSize(WorkerMemoryLimit);
+  if (!Bytes || !*Bytes)
+    return;
+  struct rlimit Limit;
+  Limit.rlim_cur = Limit.rlim_max = *Bytes;
+  setrlimit(RLIMIT_AS, &Limit);
+  install_bad_alloc_error_handler(exitOutOfMemory);
+  install_out_of_memory_new_handler();
+}
+
+bool workerTestHook(const char *Variable) {
+  auto Value = sys::Process::GetEnv(Variable);
+  return Value && !Value->empty() && StringRef(WorkerFile).contains(*Value);
+}
+
 int runWorker(ClangTidyContext &Context,
               const warp_tidy::WarpCompilationDatabase &Database) {
-  // Test hook: lets the lit suite check how a crashing analysis is reported.
-  if (auto Crash = sys::Process::GetEnv("WARP_TIDY_TEST_CRASH_IN_WORKER"))
-    if (!Crash->empty() && StringRef(WorkerFile).contains(*Crash))
-      std::abort();
+  limitWorkerMemory();
+  // Test hooks: let the lit suite check how a crashing, hanging or exploding
+  // analysis is reported.
+  if (workerTestHook("WARP_TIDY_TEST_CRASH_IN_WORKER"))
+    std::abort();
+  if (workerTestHook("WARP_TIDY_TEST_HANG_IN_WORKER"))
+    for (;;)
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+  if (workerTestHook("WARP_TIDY_TEST_EXPLODE_IN_WORKER")) {
+    // Bounded (64 GiB of address space, pages untouched): if the limit were
+    // not applied, the test sees a crash, and the machine is not harmed.
+    static std::vector<void *> Kept;
+    for (int I = 0; I < 1024; ++I)
+      Kept.push_back(safe_malloc(64 << 20));
+    std::abort();
+  }
 
   auto Tracker = makeIntrusiveRefCnt<TrackingFileSystem>(vfs::getRealFileSystem());
   auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Tracker);
+  if (!VfsOverlay.empty()) {
+    IntrusiveRefCntPtr<vfs::FileSystem> Overlay = loadVfsOverlay(Tracker);
+    if (!Overlay)
+      return ExitToolError;
+    BaseFS->pushOverlay(Overlay);
+  }
   std::vector<std::string> Files = {WorkerFile};
   std::vector<ClangTidyError> Errors =
       runClangTidy(Context, Database, Files, BaseFS, FixNotes,
@@ -419,7 +592,8 @@ struct FileState {
   std::vector<ClangTidyError> Errors; ///< Its diagnostics.
   warp_tidy::FileReport Report;
   std::string WorkerStderr;
-  bool Failed = false; ///< Tool error for this file (not its findings).
+  bool Failed = false;   ///< Tool error for this file (not its findings).
+  bool Finished = false; ///< Its result (or error) is known.
 };
 
 // Progress on stderr: a bar redrawn in place on a terminal, one line per
@@ -448,7 +622,10 @@ public:
            << formatv(" ({0:f1}s)", Seconds) << "\n";
   }
 
-  void finish() {
+  void finish() { clearLine(); }
+
+  /// Before other output: a bar redrawn in place must not be left in it.
+  void clearLine() {
     if (Enabled && Terminal && Done)
       errs() << "\r\x1b[K";
   }
@@ -550,8 +727,13 @@ int main(int argc, const char **argv) {
   }
 
   cl::HideUnrelatedOptions(Category);
+  // clang-tidy's layout: drivers (cpp-linter, run-clang-tidy) read the first
+  // "version X.Y.Z" as the clang-tidy version, which is LLVM's here.
   cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "warp-tidy " << WARP_TIDY_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
+    OS << "warp-tidy LLVM version " << LLVM_VERSION_STRING << "\n"
+       << "  Optimized build.\n"
+       << "  warp-tidy " << WARP_TIDY_VERSION
+       << " (CUDA warp-level intrinsic checks)\n";
   });
   if (!cl::ParseCommandLineOptions(
           static_cast<int>(ToolArgv.size()), ToolArgv.data(),
@@ -563,14 +745,91 @@ int main(int argc, const char **argv) {
           &errs()))
     return ExitToolError;
 
+  // --diff: git's changed lines become the line filter. Workers receive the
+  // filter (--line-filter), so git runs once and the cache key sees it.
+  if (Diff.getNumOccurrences() && WorkerFile.empty()) {
+    if (LineFilter.getNumOccurrences()) {
+      error("--diff and --line-filter cannot be combined (--diff builds the line filter)");
+      return ExitToolError;
+    }
+    std::string Revision = Diff.empty() ? "HEAD" : Diff.getValue();
+    std::vector<warp_tidy::ChangedFile> Changed;
+    std::string Why;
+    if (!warp_tidy::changedLines(Revision, Changed, Why)) {
+      error(Why);
+      return ExitToolError;
+    }
+    LineFilter = warp_tidy::lineFilterJson(Changed);
+    if (Inputs.empty() && BuildPath.empty()) {
+      for (const warp_tidy::ChangedFile &F : Changed)
+        if (warp_tidy::isCudaSourceName(F.Path) && !F.Lines.empty() &&
+            sys::fs::exists(F.Path))
+          Inputs.push_back(F.Path);
+      if (Inputs.empty()) {
+        if (!Quiet)
+          WithColor::note(errs(), "warp-tidy")
+              << "no CUDA source has changed lines since " << Revision << "\n";
+        return ExitClean;
+      }
+    }
+  }
+  if (UpdateBaseline && BaselineFile.empty()) {
+    error("--update-baseline needs --baseline=<file>");
+    return ExitToolError;
+  }
+
   auto OptionsProvider = makeOptionsProvider();
   if (!OptionsProvider)
     return ExitToolError;
+  if (!VfsOverlay.empty() && !loadVfsOverlay(vfs::getRealFileSystem()))
+    return ExitToolError;
+
+  // A typo in an explicit glob would otherwise switch everything off. (The
+  // parent has judged the globs before starting a worker.)
+  if (Checks.getNumOccurrences() && WorkerFile.empty()) {
+    for (const std::string &Glob : warp_tidy::unmatchedGlobs(Checks, false)) {
+      StringRef Name = StringRef(Glob).ltrim('-');
+      std::string Near = warp_tidy::closestCheck(Name);
+      std::string Message = "--checks glob '" + Name.str() + "' matches no check" +
+                            (Near.empty() ? "" : "; did you mean '" + Near + "'?") +
+                            " (--list-checks --checks='*' lists them)";
+      if (Glob[0] == '-') {
+        warning(Message);
+        continue;
+      }
+      error(Message);
+      return ExitToolError;
+    }
+  }
+
+  StringRef FirstInput = Inputs.empty() ? StringRef("dummy.cu") : StringRef(Inputs.front());
+  if (VerifyConfig) {
+    std::vector<std::string> Problems;
+    std::vector<std::string> Files(Inputs.begin(), Inputs.end());
+    if (Files.empty())
+      Files.push_back("dummy.cu");
+    for (StringRef File : Files) {
+      SmallString<256> Abs(File);
+      sys::fs::make_absolute(Abs);
+      for (std::string &P : warp_tidy::verifyConfiguration(*OptionsProvider, Abs))
+        if (!llvm::is_contained(Problems, P))
+          Problems.push_back(std::move(P));
+    }
+    for (const std::string &P : Problems)
+      errs() << P << "\n";
+    if (!Problems.empty())
+      return 1;
+    outs() << "No config errors detected.\n";
+    return ExitClean;
+  }
 
   if (ListChecks || DumpConfig) {
-    ClangTidyOptions Effective = OptionsProvider->getOptions(
-        Inputs.empty() ? "dummy.cu" : StringRef(Inputs.front()));
+    ClangTidyOptions Effective = OptionsProvider->getOptions(FirstInput);
     std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
+    if (ListChecks && Enabled.empty() && !AllowNoChecks) {
+      error(noChecksMessage(FirstInput));
+      return ExitToolError;
+    }
     if (ListChecks) {
       outs() << "Enabled checks:";
       for (const std::string &Name : Enabled)
@@ -607,6 +866,11 @@ int main(int argc, const char **argv) {
     error("invalid --cache-size '" + CacheSize + "': expected e.g. 512M or 2G");
     return ExitToolError;
   }
+  std::optional<uint64_t> MemoryBytes = warp_tidy::parseByteSize(MemoryLimit);
+  if (!MemoryBytes) {
+    error("invalid --memory-limit '" + MemoryLimit + "': expected e.g. 4G, or 0");
+    return ExitToolError;
+  }
   std::optional<uint64_t> MaxFileBytes = warp_tidy::parseByteSize(MaxFileSize);
   if (!MaxFileBytes) {
     error("invalid --max-file-size '" + MaxFileSize + "': expected e.g. 64M or 1G, or 0");
@@ -628,18 +892,15 @@ int main(int argc, const char **argv) {
     if (*MaxFileBytes)
       for (const std::string &File : Expanded.Files) {
         uint64_t Size = 0;
-        if (!sys::fs::file_size(File, Size) && Size > *MaxFileBytes)
-          Expanded.Errors.push_back(
+        if (!Expanded.Errors.count(File) && !sys::fs::file_size(File, Size) &&
+            Size > *MaxFileBytes)
+          Expanded.Errors[File] =
               formatv("'{0}' is {1}, larger than --max-file-size ({2}): not analysed; "
                       "pass --max-file-size=0 (no limit) or a larger size to analyse it "
                       "anyway",
                       File, humanSize(Size), humanSize(*MaxFileBytes))
-                  .str());
+                  .str();
       }
-    for (const std::string &Message : Expanded.Errors)
-      error(Message);
-    if (!Expanded.Errors.empty())
-      return ExitToolError;
   }
 
   bool DatabaseFailed = false;
@@ -650,7 +911,7 @@ int main(int argc, const char **argv) {
 
   warp_tidy::CommandSettings Settings;
   Settings.Cuda = *Cuda;
-  Settings.ResourceDir = WARP_TIDY_CLANG_RESOURCE_DIR;
+  Settings.ResourceDir = resourceDir(argv[0]);
   if (auto Env = sys::Process::GetEnv("WARP_TIDY_RESOURCE_DIR"))
     Settings.ResourceDir = *Env;
   Settings.ExtraArgs = CompilerArgs;
@@ -740,14 +1001,30 @@ int main(int argc, const char **argv) {
                       "analysed and the findings merged");
   }
 
-  // Files named in the database but absent on disk: reported per file.
+  // Never silently off: every file must get some check.
+  if (!AllowNoChecks)
+    for (const FileState &S : States)
+      if (getCheckNames(Context.getOptionsForFile(S.Path), false, false).empty()) {
+        error(noChecksMessage(S.Path));
+        return ExitToolError;
+      }
+
+  // Unusable arguments and files named in the database but absent on disk:
+  // each is that file's error; the others are analysed.
   for (FileState &S : States) {
-    if (sys::fs::exists(S.Path))
+    std::string Message;
+    auto Bad = Expanded.Errors.find(S.Path);
+    if (Bad != Expanded.Errors.end())
+      Message = Bad->second;
+    else if (!sys::fs::exists(S.Path))
+      Message = "cannot read '" + S.Path +
+                "' (listed in the compilation database): no such file";
+    else
       continue;
     S.Failed = true;
+    S.Finished = true;
     S.Report.Status = "failed";
-    S.Report.Messages.push_back("cannot read '" + S.Path +
-                                "' (listed in the compilation database): no such file");
+    S.Report.Messages.push_back(Message);
   }
 
   // The result cache.
@@ -772,7 +1049,10 @@ int main(int argc, const char **argv) {
       std::vector<std::string> Parts = {"warp-tidy-result/1", WARP_TIDY_VERSION,
                                         LLVM_VERSION_STRING, Identity,
                                         configurationAsText(Context.getOptionsForFile(S.Path)),
-                                        FixNotes ? "fix-notes" : "", S.Path};
+                                        FixNotes ? "fix-notes" : "", LineFilter,
+                                        VfsOverlay.empty() ? ""
+                                            : readFileOrEmpty(VfsOverlay),
+                                        S.Path};
       for (const auto &C : S.Commands) {
         Parts.push_back(C.Directory);
         Parts.push_back(C.Filename);
@@ -784,6 +1064,7 @@ int main(int argc, const char **argv) {
       if (auto Hit = Cache->lookup(S.Key)) {
         S.Errors = std::move(*Hit);
         S.Report.Status = "cached";
+        S.Finished = true;
         ++CacheHits;
       } else {
         ++CacheMisses;
@@ -791,12 +1072,85 @@ int main(int argc, const char **argv) {
     }
   }
 
+  // Output is streamed: a file's diagnostics are printed as soon as it and
+  // every file before it are finished, so a run killed half-way has shown
+  // what it found, and the order never depends on timing.
+  if (!Quiet)
+    for (const std::string &N : Notes)
+      WithColor::note(errs(), "warp-tidy") << N << "\n";
+  bool TextOutput = Format == "text";
+  unsigned Parallel = Jobs ? Jobs.getValue() : std::thread::hardware_concurrency();
+  size_t ToAnalyseCount =
+      llvm::count_if(States, [](const FileState &S) { return !S.Finished; });
+  Progress Bar(ToAnalyseCount, !Quiet && !SingleFile);
+  auto DiagnosticFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
+  StringSet<> Seen;
+  // --baseline: findings recorded earlier are not reported. Fingerprints
+  // are relative to the source root, as in the SARIF/JSON reports.
+  SmallString<256> RootDir(SourceRoot);
+  if (RootDir.empty())
+    sys::fs::current_path(RootDir);
+  std::string SourceRootPath = warp_tidy::absolutePath(RootDir, "");
+  StringSet<> Baseline;
+  bool UseBaseline = !BaselineFile.empty() && !UpdateBaseline;
+  if (UseBaseline) {
+    std::string Why;
+    if (!warp_tidy::loadBaseline(BaselineFile, Baseline, Why)) {
+      error(Why);
+      return ExitToolError;
+    }
+  }
+  warp_tidy::Fingerprinter Fingerprint(SourceRootPath);
+  size_t Baselined = 0;
+  std::vector<ClangTidyError> Errors; // Deduplicated, in file order.
+  size_t NextToPrint = 0;
+  unsigned WarningsAsErrorsCount = 0;
+  auto PrintFinished = [&] {
+    while (NextToPrint < States.size() && States[NextToPrint].Finished) {
+      FileState &S = States[NextToPrint++];
+      Bar.clearLine();
+      if (!S.WorkerStderr.empty())
+        errs() << S.WorkerStderr;
+      for (const std::string &M : S.Report.Messages)
+        error(M);
+      std::vector<ClangTidyError> Fresh;
+      for (ClangTidyError &E : S.Errors)
+        if (Seen.insert(dedupeKey(E)).second)
+          Fresh.push_back(std::move(E));
+      S.Errors.clear();
+      if (UseBaseline)
+        llvm::erase_if(Fresh, [&](const ClangTidyError &E) {
+          bool Known = isWarpFinding(E) && Baseline.contains(Fingerprint(E));
+          Baselined += Known;
+          return Known;
+        });
+      if (TextOutput && !UpdateBaseline && !Fresh.empty()) {
+        Context.setCurrentFile(S.Path);
+        handleErrors(Fresh, Context, FB_NoFix, WarningsAsErrorsCount, DiagnosticFS);
+        outs().flush();
+      }
+      size_t OwnCompileErrors = llvm::count_if(Fresh, [&](const ClangTidyError &E) {
+        return isCompilerError(E) &&
+               warp_tidy::absolutePath(E.Message.FilePath, E.BuildDirectory) ==
+                   warp_tidy::absolutePath(S.Path, "");
+      });
+      if (!SingleFile && OwnCompileErrors && !S.Failed) {
+        S.Report.Status = "failed";
+        S.Report.Messages.push_back(S.Path + " does not compile (" +
+                                    std::to_string(OwnCompileErrors) +
+                                    " error(s)); it was not fully analysed");
+        error(S.Report.Messages.back());
+      }
+      std::move(Fresh.begin(), Fresh.end(), std::back_inserter(Errors));
+    }
+  };
+  PrintFinished();
+
   // Everything else is analysed by worker processes.
   std::vector<size_t> ToAnalyse;
   for (size_t I = 0; I < States.size(); ++I)
-    if (!States[I].Failed && States[I].Report.Status != "cached")
+    if (!States[I].Finished)
       ToAnalyse.push_back(I);
-  bool ToolErrors = llvm::any_of(States, [](const FileState &S) { return S.Failed; });
   if (!ToAnalyse.empty()) {
     SmallString<128> TempDir;
     if (std::error_code EC = sys::fs::createUniqueDirectory("warp-tidy", TempDir)) {
@@ -810,12 +1164,18 @@ int main(int argc, const char **argv) {
       warp_tidy::WorkerJob Job;
       Job.Args.push_back(Exe);
       for (size_t A = 1; A < ToolArgv.size(); ++A)
-        Job.Args.push_back(ToolArgv[A]);
+        if (!StringRef(ToolArgv[A]).ltrim('-').starts_with("diff"))
+          Job.Args.push_back(ToolArgv[A]);
+      if (Diff.getNumOccurrences())
+        Job.Args.push_back("--line-filter=" + LineFilter.getValue());
       SmallString<128> Out(TempDir), Err(TempDir);
       sys::path::append(Out, std::to_string(N) + ".json");
       sys::path::append(Err, std::to_string(N) + ".stderr");
       Job.Args.push_back("--worker=" + States[ToAnalyse[N]].Path);
       Job.Args.push_back("--worker-output=" + Out.str().str());
+      // In KiB with its unit: parseByteSize reads a bare number as MiB.
+      Job.Args.push_back("--worker-memory-limit=" + std::to_string(*MemoryBytes / 1024) +
+                         "K");
       OutputPaths.push_back(Out.str().str());
       if (HasDoubleDash) {
         Job.Args.push_back("--");
@@ -825,26 +1185,44 @@ int main(int argc, const char **argv) {
       Job.StderrPath = Err.str().str();
       WorkerJobs.push_back(std::move(Job));
     }
-    unsigned Parallel = Jobs ? Jobs.getValue() : std::thread::hardware_concurrency();
-    Progress Bar(ToAnalyse.size(), !Quiet && !SingleFile);
+    // SIGINT/SIGTERM (a CI timeout, Ctrl-C): stop the workers, report what
+    // is finished. A second signal kills at once.
+    sys::SetInterruptFunction(onInterrupt);
+    warp_tidy::RunLimits Limits;
+    Limits.Parallel = std::max(1u, Parallel);
+    Limits.TimeoutSeconds = Timeout;
+    auto StopRequested = [] { return InterruptRequested != 0; };
+    Limits.ShouldStop = StopRequested; // A function_ref: the lambda must outlive it.
     warp_tidy::runWorkers(
-        WorkerJobs, std::max(1u, Parallel),
-        [&](size_t N, const warp_tidy::WorkerOutcome &O) {
+        WorkerJobs, Limits, [&](size_t N, const warp_tidy::WorkerOutcome &O) {
           FileState &S = States[ToAnalyse[N]];
           const std::string &OutPath = OutputPaths[N];
           S.WorkerStderr = readFileOrEmpty(WorkerJobs[N].StderrPath);
+          S.Finished = true;
           auto Fail = [&](const std::string &Status, const std::string &Message) {
             S.Failed = true;
             S.Report.Status = Status;
             S.Report.Messages.push_back(Message);
           };
-          if (!O.Started) {
+          if (O.Interrupted || (InterruptRequested && O.Signal)) {
+            S.WorkerStderr.clear();
+            Fail("interrupted", "'" + S.Path + "' was not analysed: the run was interrupted");
+          } else if (!O.Started) {
             Fail("failed", "cannot start the analysis of '" + S.Path + "': " + O.StartError);
+          } else if (O.TimedOut) {
+            Fail("timeout", formatv("analysing '{0}' took longer than --timeout={1}s; it "
+                                    "was stopped (raise --timeout, or 0 for no limit)",
+                                    S.Path, Timeout.getValue())
+                                .str());
           } else if (O.Signal) {
             Fail("crashed", "analysing '" + S.Path + "' crashed (signal " +
                                 std::to_string(O.Signal) + ")");
           } else if (!O.StartError.empty()) {
             Fail("failed", "analysing '" + S.Path + "' failed: " + O.StartError);
+          } else if (O.ExitCode == ExitOutOfMemory) {
+            Fail("failed", "analysing '" + S.Path + "' needed more memory than "
+                               "--memory-limit=" + MemoryLimit.getValue() +
+                               "; it was stopped (raise --memory-limit, or 0 for no limit)");
           } else if (O.ExitCode != 0) {
             Fail("failed", "analysing '" + S.Path + "' failed (exit status " +
                                std::to_string(O.ExitCode) + ")");
@@ -865,30 +1243,17 @@ int main(int argc, const char **argv) {
             }
           }
           Bar.done(S.Path, S.Report.Status, O.Seconds);
+          PrintFinished();
         });
     Bar.finish();
     sys::fs::remove_directories(TempDir);
     if (Cache)
       Cache->evict();
   }
-
-  // Per-file messages, in file order, before the diagnostics.
-  if (!Quiet)
-    for (const std::string &N : Notes)
-      WithColor::note(errs(), "warp-tidy") << N << "\n";
-  std::vector<ClangTidyError> Merged;
-  for (FileState &S : States) {
-    if (!S.WorkerStderr.empty())
-      errs() << S.WorkerStderr;
-    for (const std::string &M : S.Report.Messages)
-      error(M);
-    if (S.Failed)
-      ToolErrors = true;
-    for (ClangTidyError &E : S.Errors)
-      Merged.push_back(std::move(E));
-    S.Errors.clear();
-  }
-  std::vector<ClangTidyError> Errors = dedupe(std::move(Merged));
+  PrintFinished();
+  bool ToolErrors = llvm::any_of(States, [](const FileState &S) { return S.Failed; });
+  size_t InterruptedFiles = llvm::count_if(
+      States, [](const FileState &S) { return S.Report.Status == "interrupted"; });
 
   std::vector<std::string> Dropped = Database.droppedFlags();
   if (!Dropped.empty()) {
@@ -900,107 +1265,110 @@ int main(int argc, const char **argv) {
 
   size_t CompileErrors = llvm::count_if(Errors, isCompilerError);
   size_t Findings = llvm::count_if(Errors, isWarpFinding);
-  if (!SingleFile)
-    for (FileState &S : States) {
-      size_t N = llvm::count_if(Errors, [&](const ClangTidyError &E) {
-        return isCompilerError(E) && warp_tidy::absolutePath(E.Message.FilePath, E.BuildDirectory) ==
-                                         warp_tidy::absolutePath(S.Path, "");
-      });
-      if (N && !S.Failed) {
-        S.Report.Status = "failed";
-        S.Report.Messages.push_back(S.Path + " does not compile (" + std::to_string(N) +
-                                    " error(s)); it was not fully analysed");
-      }
-    }
 
+  // One fix-application path for every format: clang-tidy's selection of
+  // fix-its, clang-format's cleanup (and formatting with --format-style)
+  // around them, each file replaced atomically.
   FixBehaviour Behaviour = FixNotes ? FB_FixNotes : (Fix || FixErrors) ? FB_Fix : FB_NoFix;
   bool FixesBlocked = CompileErrors && !FixErrors && Behaviour != FB_NoFix;
   FixBehaviour Effective = FixesBlocked ? FB_NoFix : Behaviour;
+  if (Effective != FB_NoFix) {
+    unsigned Total = 0;
+    bool FixFailed = false;
+    unsigned Applied = warp_tidy::applyFixes(
+        Errors, Effective == FB_FixNotes,
+        [&](StringRef File) {
+          return Context.getOptionsForFile(File).FormatStyle.value_or("none");
+        },
+        Total, FixFailed);
+    if (FixFailed)
+      ToolErrors = true;
+    if (!Quiet && Total)
+      errs() << "warp-tidy: applied " << Applied << " of " << Total
+             << " suggested fix(es)\n";
+  }
   double Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - StartTime).count();
 
-  if (Format == "text") {
-    Context.setCurrentFile(Files.front());
-    unsigned WarningsAsErrorsCount = 0;
-    auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
-    handleErrors(Errors, Context, Effective, WarningsAsErrorsCount, BaseFS);
-  } else {
-    if (Effective != FB_NoFix) {
-      unsigned Total = 0;
-      bool FixFailed = false;
-      unsigned Applied = warp_tidy::applyFixes(Errors, Effective == FB_FixNotes, Total,
-                                               FixFailed);
-      if (FixFailed)
-        ToolErrors = true;
-      if (!Quiet && Total)
-        errs() << "warp-tidy: applied " << Applied << " of " << Total
-               << " suggested fix(es)\n";
-    }
-    warp_tidy::Report R;
-    R.Errors = Errors;
-    std::vector<warp_tidy::FileReport> Reports;
-    for (const FileState &S : States)
-      Reports.push_back(S.Report);
-    R.Files = Reports;
-    R.EnabledChecks = getCheckNames(Context.getOptionsForFile(Files.front()), false, false);
-    R.ToolVersion = WARP_TIDY_VERSION;
-    SmallString<256> Root(SourceRoot);
-    if (Root.empty())
-      sys::fs::current_path(Root);
-    R.SourceRoot = warp_tidy::absolutePath(Root, "");
-    R.HelpBase = SarifHelpBase;
-    if (!R.HelpBase.empty() && !StringRef(R.HelpBase).ends_with("/"))
-      R.HelpBase += "/";
-    R.Seconds = Seconds;
-    R.CacheHits = CacheHits;
-    R.CacheMisses = CacheMisses;
-    R.ToolErrors = ToolErrors || CompileErrors;
-    auto Write = [&](raw_ostream &OS) {
-      if (Format == "json")
-        warp_tidy::writeJsonReport(R, OS);
-      else
+  warp_tidy::Report R;
+  R.Errors = Errors;
+  std::vector<warp_tidy::FileReport> Reports;
+  for (const FileState &S : States)
+    Reports.push_back(S.Report);
+  R.Files = Reports;
+  R.EnabledChecks = getCheckNames(Context.getOptionsForFile(Files.front()), false, false);
+  R.ToolVersion = WARP_TIDY_VERSION;
+  R.SourceRoot = SourceRootPath;
+  R.HelpBase = SarifHelpBase;
+  if (!R.HelpBase.empty() && !StringRef(R.HelpBase).ends_with("/"))
+    R.HelpBase += "/";
+  R.Seconds = Seconds;
+  R.CacheHits = CacheHits;
+  R.CacheMisses = CacheMisses;
+  R.ToolErrors = ToolErrors || CompileErrors;
+  auto WriteReport = [&](bool Sarif) {
+    return [&R, Sarif](raw_ostream &OS) {
+      if (Sarif)
         warp_tidy::writeSarifReport(R, OS);
+      else
+        warp_tidy::writeJsonReport(R, OS);
       return Error::success();
     };
+  };
+
+  if (UpdateBaseline) {
+    // Written whole or not at all (a temporary file and a rename).
+    if (Error E = writeToOutput(BaselineFile,
+                                WriteReport(warp_tidy::baselineIsSarif(BaselineFile)))) {
+      error("cannot write --baseline '" + BaselineFile + "': " + toString(std::move(E)));
+      return ExitToolError;
+    }
+    if (!Quiet)
+      errs() << "warp-tidy: recorded " << Findings << " finding(s) in the baseline '"
+             << BaselineFile << "'\n";
+    return CompileErrors || ToolErrors ? ExitToolError : ExitClean;
+  }
+
+  if (!TextOutput) {
     if (OutputFile.empty()) {
-      cantFail(Write(outs()));
+      cantFail(WriteReport(Format == "sarif")(outs()));
       outs().flush();
-    } else if (Error E = writeToOutput(OutputFile, Write)) {
+    } else if (Error E = writeToOutput(OutputFile, WriteReport(Format == "sarif"))) {
       error("cannot write '" + OutputFile + "': " + toString(std::move(E)));
       return ExitToolError;
     }
   }
 
   if (!ExportFixes.empty()) {
-    std::error_code EC;
-    raw_fd_ostream OS(ExportFixes, EC, sys::fs::OF_None);
-    if (EC) {
-      error("cannot write --export-fixes file '" + ExportFixes + "': " + EC.message());
+    if (Error E = writeToOutput(ExportFixes, [&](raw_ostream &OS) {
+          exportReplacements(Files.front(), Errors, OS);
+          return Error::success();
+        })) {
+      error("cannot write --export-fixes file '" + ExportFixes +
+            "': " + toString(std::move(E)));
       return ExitToolError;
     }
-    exportReplacements(Files.front(), Errors, OS);
   }
 
   if (FixesBlocked)
-    warning("fix-its were NOT applied because of the compile errors above "
-            "(use --fix-errors to apply them anyway)");
-
-  if (!SingleFile)
-    for (const FileState &S : States)
-      if (!S.Failed && S.Report.Status == "failed")
-        error(S.Report.Messages.back());
+    warning("fix-its were NOT applied because of the compile errors " +
+            Twine(TextOutput ? "above" : "in the report") +
+            " (use --fix-errors to apply them anyway)");
   if (CompileErrors)
-    error(Twine(CompileErrors) + " compile error(s): the code above does not "
-          "compile with clang for CUDA, so it was not fully analysed (check "
-          "the include paths and flags; -p <build-dir> uses the project's own)");
+    error(Twine(CompileErrors) + " compile error(s): the code " +
+          (TextOutput ? "above" : "named in the report") +
+          " does not compile with clang for CUDA, so it was not fully analysed "
+          "(check the include paths and flags; -p <build-dir> uses the project's own)");
+  if (Baselined && !Quiet)
+    WithColor::note(errs(), "warp-tidy")
+        << Baselined << " finding(s) recorded in the baseline '" << BaselineFile
+        << "' not reported\n";
+  if (InterruptedFiles)
+    error(Twine("interrupted: ") + Twine(InterruptedFiles) + " of " + Twine(States.size()) +
+          " file(s) not analysed; the output holds the files that were finished");
 
-  if (SingleFile) {
-    // Unchanged one-file output.
-    if (CompileErrors || ToolErrors)
-      return ExitToolError;
-    if (!Quiet && Findings)
-      errs() << Findings << " warp diagnostic(s) in " << Files.size() << " file(s)\n";
-  } else if (!Quiet) {
+  // One file: clang-tidy's output, no summary. Several: a summary line.
+  if (!SingleFile && !Quiet) {
     std::map<std::string, unsigned> ByCheck;
     for (const ClangTidyError &E : Errors)
       if (isWarpFinding(E))
@@ -1008,9 +1376,9 @@ int main(int argc, const char **argv) {
     std::string PerCheck;
     for (const auto &[Name, Count] : ByCheck)
       PerCheck += (PerCheck.empty() ? "" : ", ") + Name + ": " + std::to_string(Count);
-    size_t FailedFiles = llvm::count_if(
-        States, [](const FileState &S) { return S.Report.Status == "failed" ||
-                                                S.Report.Status == "crashed"; });
+    size_t FailedFiles = llvm::count_if(States, [](const FileState &S) {
+      return S.Failed || S.Report.Status == "failed";
+    });
     errs() << Findings << " warp diagnostic(s) in " << Files.size() << " file(s)";
     if (!PerCheck.empty())
       errs() << " (" << PerCheck << ")";

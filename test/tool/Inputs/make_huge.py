@@ -35,7 +35,7 @@ def main():
     print("CHECK-NOT: warning:")
     print("CHECK: %s:%d:26: warning: __ballot_sync is called with a mask that is always 0" % (name, bug_line))
     print("CHECK-NOT: warning:")
-    print("CHECK: 1 warp diagnostic(s) in 1 file(s)")
+    print("CHECK-NOT: warp diagnostic(s) in")
 
 
 if __name__ == "__main__":

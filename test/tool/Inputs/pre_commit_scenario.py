@@ -76,9 +76,13 @@ with open(os.path.join(work, ".gitignore"), "w") as f:
     f.write("build/\n")
 with open(os.path.join(work, "README.md"), "w") as f:
     f.write("scratch\n")
+# The team's clang-tidy configuration, which names no warp- check: it must
+# not switch the hook off (it used to: "Passed" on a zero mask).
+with open(os.path.join(work, ".clang-tidy"), "w") as f:
+    f.write("Checks: '-*,bugprone-*,performance-*'\n")
 
 run(["pre-commit", "install"], work)
-run(["git", "add", ".pre-commit-config.yaml", ".gitignore", "README.md"], work)
+run(["git", "add", ".pre-commit-config.yaml", ".gitignore", "README.md", ".clang-tidy"], work)
 p = run(["git", "commit", "-m", "docs only"], work, check=False)
 print(f"COMMIT docs: exit {p.returncode}")
 print(p.stdout)
@@ -97,3 +101,37 @@ p = run(["git", "commit", "-m", "fixed"], work, check=False)
 print(f"COMMIT fixed: exit {p.returncode}")
 print(p.stdout)
 print("LOG", run(["git", "log", "--format=%s"], work).stdout.replace("\n", "|"))
+
+# Adoption: old.cu has an old finding, committed before the hook existed.
+# With the warp-tidy-changed-lines hook a commit that touches other lines of
+# old.cu passes; one that adds a finding is refused.
+old = os.path.join(work, "old.cu")
+old_text = ("__global__ void old(unsigned *out, int v) {\n"
+            "  out[threadIdx.x] = __ballot_sync(0, v > 0);\n"
+            "}\n")
+with open(old, "w") as f:
+    f.write(old_text)
+run(["git", "add", "old.cu"], work)
+run(["git", "commit", "-q", "--no-verify", "-m", "old code"], work)
+with open(os.path.join(work, ".pre-commit-config.yaml"), "w") as f:
+    f.write(f"""repos:
+  - repo: {hooks}
+    rev: {rev}
+    hooks:
+      - id: warp-tidy-changed-lines
+""")
+run(["git", "add", ".pre-commit-config.yaml"], work)
+with open(old, "w") as f:
+    f.write(old_text + "__global__ void added(unsigned *out, int v) {\n"
+            "  out[threadIdx.x] = __ballot_sync(0xffffffffu, v > 0);\n}\n")
+run(["git", "add", "old.cu"], work)
+p = run(["git", "commit", "-m", "touch old"], work, check=False)
+print(f"COMMIT touch-old: exit {p.returncode}")
+print(p.stdout)
+with open(old, "a") as f:
+    f.write("__global__ void bad(unsigned *out, int v) {\n"
+            "  out[threadIdx.x] = __any_sync(0, v > 0);\n}\n")
+run(["git", "add", "old.cu"], work)
+p = run(["git", "commit", "-m", "new bug"], work, check=False)
+print(f"COMMIT new-bug: exit {p.returncode}")
+print(p.stdout)
