@@ -22,7 +22,7 @@ for var in ("HOME", "PATH", "CUDA_PATH", "TMPDIR"):
 config.substitutions.append(("%warp_tidy", config.warp_tidy))
 config.substitutions.append(("%warp_clangd", config.warp_clangd))
 config.substitutions.append(
-    ("%warp_tidy_launcher", os.path.join(os.path.dirname(config.warp_tidy), "warp-tidy-launcher")))
+    ("%warp_launcher", os.path.join(os.path.dirname(config.warp_tidy), "warp-tidy-launcher")))
 config.substitutions.append(("%warp_plugin", config.warp_plugin))
 config.substitutions.append(
     ("%check_warp_tidy", "%s %s" % (config.python, os.path.join(config.test_source_root, "check_warp_tidy.py"))))

@@ -61,8 +61,6 @@ options:
                          launcher, else warp-tidy on PATH)
   --warp-tidy-arg=<arg>  pass <arg> to warp-tidy (repeatable), e.g.
                          --warp-tidy-arg=--checks=-*,warp-zero-mask
-  --summary              warp-tidy's summary line for each unit (findings, time,
-                         result-cache hits), which is left out by default
   --no-compile           analyse only; the compiler is not run (for builds or
                          tests without the compiler)
   --help                 this text
@@ -74,7 +72,6 @@ without analysis. A unit warp-tidy cannot analyse is reported and compiled.
 struct Options {
   bool WarningsAsErrors = false;
   bool NoCompile = false;
-  bool Summary = false;
   std::string WarpTidy;
   std::vector<std::string> WarpTidyArgs;
   std::vector<std::string> Command; ///< The compile command, argv[0] first.
@@ -102,8 +99,6 @@ bool parseOptions(ArrayRef<const char *> Args, Options &O, bool &Help, std::stri
       O.WarningsAsErrors = true;
     else if (A == "--no-compile")
       O.NoCompile = true;
-    else if (A == "--summary")
-      O.Summary = true;
     else if (A.consume_front("--warp-tidy="))
       O.WarpTidy = A.str();
     else if (A.consume_front("--warp-tidy-arg="))
@@ -223,9 +218,7 @@ int analyse(StringRef WarpTidy, const Options &O, ArrayRef<std::string> Compile,
   SmallString<256> Report(Dir);
   sys::path::append(Report, "report.txt");
   // One unit per launcher: the build's own -j is the parallelism.
-  std::vector<StringRef> Argv = {WarpTidy, "-j", "1", "-p", Dir};
-  if (!O.Summary)
-    Argv.push_back("--quiet");
+  std::vector<StringRef> Argv = {WarpTidy, "--quiet", "-j", "1", "-p", Dir};
   for (const std::string &A : O.WarpTidyArgs)
     Argv.push_back(A);
   Argv.push_back(Source);
