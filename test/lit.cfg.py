@@ -51,6 +51,22 @@ if shutil.which("git"):
     config.available_features.add("git")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
+# Editors for the recipe tests of docs/editors.md (scripts/setup.sh installs
+# Debian's neovim, emacs-nox and elpa-eglot).
+if shutil.which("nvim"):
+    config.available_features.add("nvim")
+def _has_emacs_eglot():
+    if not shutil.which("emacs"):
+        return False
+    try:
+        out = subprocess.run(["emacs", "--batch", "--eval",
+                              "(progn (package-initialize) (require 'eglot))"],
+                             capture_output=True, timeout=30)
+        return out.returncode == 0
+    except Exception:
+        return False
+if _has_emacs_eglot():
+    config.available_features.add("emacs-eglot")
 def _has_gpu():
     try:
         out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)
