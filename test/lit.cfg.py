@@ -51,6 +51,9 @@ if shutil.which("git"):
     config.available_features.add("git")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
+for tool in ("ccache", "make"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
 # Editors for the recipe tests of docs/editors.md (scripts/setup.sh installs
 # Debian's neovim, emacs-nox and elpa-eglot).
 if shutil.which("nvim"):
