@@ -16,4 +16,17 @@
                  (car (split-string (flymake-diagnostic-text d) "\n")))))
 (princ (if (warp-test--warp-diagnostics) "emacs: warp diagnostics received\n"
          "emacs: timed out\n"))
+;; The quick fixes eglot is offered for each warp diagnostic (what
+;; eglot-code-actions lists), asked as eglot asks.
+(dolist (d (flymake-diagnostics))
+  (let ((lsp-diag (alist-get 'eglot-lsp-diag (flymake-diagnostic-data d))))
+    (when (and lsp-diag (string-prefix-p "warp-" (or (plist-get lsp-diag :code) "")))
+      (dolist (action (append (jsonrpc-request
+                               (eglot-current-server) :textDocument/codeAction
+                               (list :textDocument (eglot--TextDocumentIdentifier)
+                                     :range (plist-get lsp-diag :range)
+                                     :context (list :diagnostics (vector lsp-diag))))
+                              nil))
+        (princ (format "%d: fix: %s\n" (line-number-at-pos (flymake-diagnostic-beg d))
+                       (car (split-string (plist-get action :title) "\n"))))))))
 (kill-emacs 0)
