@@ -9,6 +9,8 @@ PACKAGES=(
 )
 # Issue-specific tools used by the test suite (pre-commit hook test).
 PACKAGES+=(pre-commit)
+# Real editors for the recipe tests of docs/editors.md (test/lsp/editor-*.test).
+PACKAGES+=(neovim emacs-nox elpa-eglot)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

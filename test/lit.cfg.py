@@ -21,6 +21,8 @@ for var in ("HOME", "PATH", "CUDA_PATH", "TMPDIR"):
 
 config.substitutions.append(("%warp_tidy", config.warp_tidy))
 config.substitutions.append(("%warp_clangd", config.warp_clangd))
+config.substitutions.append(
+    ("%warp_launcher", os.path.join(os.path.dirname(config.warp_tidy), "warp-tidy-launcher")))
 config.substitutions.append(("%warp_plugin", config.warp_plugin))
 config.substitutions.append(
     ("%check_warp_tidy", "%s %s" % (config.python, os.path.join(config.test_source_root, "check_warp_tidy.py"))))
@@ -63,6 +65,25 @@ if shutil.which("git"):
     config.available_features.add("git")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
+for tool in ("ccache", "make"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
+# Editors for the recipe tests of docs/editors.md (scripts/setup.sh installs
+# Debian's neovim, emacs-nox and elpa-eglot).
+if shutil.which("nvim"):
+    config.available_features.add("nvim")
+def _has_emacs_eglot():
+    if not shutil.which("emacs"):
+        return False
+    try:
+        out = subprocess.run(["emacs", "--batch", "--eval",
+                              "(progn (package-initialize) (require 'eglot))"],
+                             capture_output=True, timeout=30)
+        return out.returncode == 0
+    except Exception:
+        return False
+if _has_emacs_eglot():
+    config.available_features.add("emacs-eglot")
 def _has_gpu():
     try:
         out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)

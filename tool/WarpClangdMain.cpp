@@ -1,8 +1,11 @@
 //===--- WarpClangdMain.cpp - clangd with the warp checks linked in -------===//
 //
 // Editors get warp-* diagnostics as they type through a clangd that carries
-// the module. clangd only runs tidy checks that clang-tidy is enabled for and
-// that pass its fast-check filter; docs/editors.md lists the .clangd settings.
+// the module: clangd's own main, with the module linked in and a few of
+// clangd's calls redirected so that it works with no setup (warp-* enabled
+// and not dropped as slow, nvcc databases translated on the fly, links to
+// the project's check pages, its own version): ClangdDefaults.cpp and
+// ClangdCompileCommands.cpp. docs/editors.md is the user guide.
 //
 //===----------------------------------------------------------------------===//
 
