@@ -126,6 +126,8 @@ def main():
     ap.add_argument("--out", default="realcode-results.json")
     ap.add_argument("--project", action="append",
                     help="run only this project (repeatable)")
+    ap.add_argument("--only", metavar="REGEX",
+                    help="run only the files whose corpus path matches this regex")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=600,
                     help="seconds per file before it counts as a failure")
@@ -156,6 +158,8 @@ def main():
             path = expand(f, corpus, root, driver_dir)
             if not os.path.isabs(path):
                 path = os.path.join(corpus, path)
+            if args.only and not re.search(args.only, rel(path, corpus)):
+                continue
             jobs.append((name, path, flags + [expand(x, corpus, root, driver_dir)
                                               for x in proj.get("file_flags", {}).get(f, [])]))
 
