@@ -160,8 +160,9 @@ def main():
                 path = os.path.join(corpus, path)
             if args.only and not re.search(args.only, rel(path, corpus)):
                 continue
-            jobs.append((name, path, flags + [expand(x, corpus, root, driver_dir)
-                                              for x in proj.get("file_flags", {}).get(f, [])]))
+            # A file's own flags come first, so that its include paths win.
+            own = [expand(x, corpus, root, driver_dir) for x in proj.get("file_flags", {}).get(f, [])]
+            jobs.append((name, path, own + flags))
 
     if args.reuse_raw:
         with open(args.reuse_raw) as f:
