@@ -7,8 +7,13 @@ developed on") and this script only reads it. It never downloads or commits
 code.
 
     python3 bench/realcode.py CORPUS_DIR WARP_TIDY [--out results.json]
-        [--project NAME ...] [--verdicts bench/realcode/verdicts-baseline.json]
-        [--jobs 2]
+        [--project NAME ...] [--only REGEX] [--jobs 2]
+        [--verdicts bench/realcode/verdicts-baseline.json] [--reuse-raw results.json.raw]
+
+The manifest gives each project its repository and commit, the corpus-relative
+files, -std and flags ({corpus}, {root} = the project's directory and {drivers} =
+bench/realcode/drivers are substituted), and optional per-file flags that go
+ahead of the project's (so that a file's own include directory wins).
 
 Each file is analysed alone (one warp-tidy process per file, a pool of --jobs
 processes, --format=json --no-cache) with the flags the manifest gives its
