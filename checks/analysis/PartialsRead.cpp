@@ -419,6 +419,10 @@ bool isRead(const ArraySubscriptExpr *ASE, ASTContext &Ctx) {
   }
   if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P))
     return Cast->getCastKind() == CK_LValueToRValue;
+  // `MD w = {s[lane].m, 1.0f}`: the parent map sees the initialiser list as
+  // written, before Sema adds the load.
+  if (isa_and_nonnull<InitListExpr>(P))
+    return true;
   if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(P))
     return Construct->getConstructor()->isCopyOrMoveConstructor();
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P))

@@ -359,7 +359,10 @@ __global__ void unboundedStructMembers(const float *in, MD *out) {
     // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: per-warp partials in 'shared' are read at the lane index without a bound{{.*}}[warp-unguarded-partials-read]
     // WHOLE-MESSAGES: :[[@LINE-2]]:15: warning: per-warp partials in 'shared' {{.*}}[warp-unguarded-partials-read]
     MD w = warpReduceMD({m, 1.0f});
-    if (lane == 0) out[blockIdx.x] = w;
+    MD u = {shared[lane].d, 1.0f};
+    // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: per-warp partials in 'shared' are read at the lane index without a bound{{.*}}[warp-unguarded-partials-read]
+    // WHOLE-MESSAGES: :[[@LINE-2]]:13: warning: per-warp partials in 'shared' {{.*}}[warp-unguarded-partials-read]
+    if (lane == 0) out[blockIdx.x] = combineMD(w, warpReduceMD(u));
   }
 }
 
