@@ -27,6 +27,75 @@ const VarDecl *referencedVar(const Expr *E) {
   return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
 }
 
+bool isConstant(const Expr *E, int64_t Value, const ASTContext &Ctx) {
+  std::optional<int64_t> K = integerConstant(E, Ctx);
+  return K && *K == Value;
+}
+
+// Does the loop test \p Cond keep running while \p Offset >= 1, i.e. stop
+// only at 0: `off > 0`, `off >= 1`, `off != 0`, `0 < off`, `off`?
+bool runsDownToOne(const Expr *Cond, const VarDecl *Offset, const ASTContext &Ctx) {
+  Cond = stripValue(Cond);
+  if (referencedVar(Cond) == Offset)
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return false;
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  switch (BO->getOpcode()) {
+  case BO_GT: return referencedVar(L) == Offset && isConstant(R, 0, Ctx);
+  case BO_GE: return referencedVar(L) == Offset && isConstant(R, 1, Ctx);
+  case BO_NE: return (referencedVar(L) == Offset && isConstant(R, 0, Ctx)) ||
+                     (referencedVar(R) == Offset && isConstant(L, 0, Ctx));
+  case BO_LT: return referencedVar(R) == Offset && isConstant(L, 0, Ctx);
+  case BO_LE: return referencedVar(R) == Offset && isConstant(L, 1, Ctx);
+  default: return false;
+  }
+}
+
+// Only a tree whose last step has offset 1 leaves the total in lane 0
+// alone. One that stops at offset k (`for (i = 16; i >= lanes; i >>= 1)`)
+// leaves k results, in lanes 0..k-1, on purpose; so does an unrolled tree
+// without its `1` step.
+bool reachesOffsetOne(const CallExpr *Shuffle, const Expr *Delta, const VarDecl *Var,
+                      ASTContext &Ctx) {
+  if (integerConstant(Delta, Ctx)) {
+    const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx, /*ThroughLambdas=*/true);
+    bool SawOne = false;
+    if (FD && FD->getBody())
+      forEachStmt(FD->getBody(), [&](const Stmt *S) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        std::optional<CollectiveCall> C = Call ? recogniseCollective(Call) : std::nullopt;
+        if (SawOne || !C || C->Intrinsic->Direction != ShuffleDirection::Down)
+          return;
+        int ValueArg = C->Intrinsic->ValueArg, DeltaArg = C->Intrinsic->LaneOrDeltaArg;
+        if (ValueArg == NoArgument || DeltaArg == NoArgument ||
+            Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, DeltaArg)))
+          return;
+        SawOne = referencedVar(Call->getArg(ValueArg)) == Var &&
+                 isConstant(Call->getArg(DeltaArg), 1, Ctx);
+      });
+    return SawOne;
+  }
+  const VarDecl *Offset = referencedVar(Delta);
+  if (!Offset)
+    return false;
+  for (const Stmt *P = parentStmt(Shuffle, Ctx); P; P = parentStmt(P, Ctx)) {
+    const Expr *Cond = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(P))
+      Cond = For->getCond();
+    else if (const auto *While = dyn_cast<WhileStmt>(P))
+      Cond = While->getCond();
+    else if (const auto *Do = dyn_cast<DoStmt>(P))
+      Cond = Do->getCond();
+    if (Cond && runsDownToOne(Cond, Offset, Ctx))
+      return true;
+    if (isa<LambdaExpr>(P))
+      break;
+  }
+  return false;
+}
+
 // A shuffle in \p E that reads \p Var from a higher lane, one step of a
 // whole-warp tree whose offsets halve (16, 8, ..., 1).
 const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext &Ctx) {
@@ -53,7 +122,8 @@ const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext 
         return;
     }
     if (shuffleSegmentWidth(Call, Ctx) != 32 ||
-        offsetTrend(Call->getArg(Delta), Call, Ctx) != OffsetTrend::Halving)
+        offsetTrend(Call->getArg(Delta), Call, Ctx) != OffsetTrend::Halving ||
+        !reachesOffsetOne(Call, Call->getArg(Delta), Var, Ctx))
       return;
     Found = Call;
   });

@@ -150,6 +150,25 @@ __global__ void blockTotalThreadZero(const float *in, float *out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x / total;
 }
 
+// A tree that stops at offset `lanes` leaves `lanes` results, in lanes
+// 0..lanes-1 (apex's reduce_block_into_lanes): those lanes may use them.
+__device__ float reduceIntoLanes(float v, int lanes, float *out) {
+  for (int i = 16; i >= lanes; i >>= 1)
+    v = v + __shfl_down_sync(FULL, v, i);
+  if (threadIdx.x < lanes) out[threadIdx.x] = v;
+  return v;
+}
+
+// An unrolled tree without its last step (offset 1) leaves two results.
+__global__ void twoResults(const float *in, float *out) {
+  float v = in[threadIdx.x];
+  v += __shfl_down_sync(FULL, v, 16);
+  v += __shfl_down_sync(FULL, v, 8);
+  v += __shfl_down_sync(FULL, v, 4);
+  v += __shfl_down_sync(FULL, v, 2);
+  if (threadIdx.x < 2) out[threadIdx.x] = v;
+}
+
 // Not a tree: one shuffle down by a single offset (neighbour difference),
 // and a down shuffle whose offsets grow (a suffix scan, another check's).
 __global__ void notTrees(const float *in, float *out) {
