@@ -32,11 +32,13 @@ void UnguardedPartialsReadCheck::storeOptions(clang::tidy::ClangTidyOptions::Opt
 }
 
 void UnguardedPartialsReadCheck::registerMatchers(MatchFinder *Finder) {
+  // One- and two-dimensional shared arrays (`s[lane]`, `s[j][lane]`).
+  auto SharedArray = declRefExpr(to(varDecl(hasAttr(attr::CUDAShared))));
   Finder->addMatcher(
-      arraySubscriptExpr(hasBase(ignoringParenImpCasts(
-                             declRefExpr(to(varDecl(hasAttr(attr::CUDAShared)))))),
-                         unless(isExpansionInSystemHeader()),
-                         unless(isInDiscardedConstexprBranch()))
+      arraySubscriptExpr(
+          hasBase(ignoringParenImpCasts(anyOf(
+              SharedArray, arraySubscriptExpr(hasBase(ignoringParenImpCasts(SharedArray)))))),
+          unless(isExpansionInSystemHeader()), unless(isInDiscardedConstexprBranch()))
           .bind("read"),
       this);
 }
@@ -60,7 +62,7 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Reported.insert(Loc).second)
     return;
 
-  std::string Idx = sourceText(Read->getIdx(), SM, LO);
+  std::string Idx = sourceText(F->LaneIndex, SM, LO);
   if (Idx.empty())
     Idx = "lane";
   std::string ReadText = sourceText(Read, SM, LO);
@@ -73,7 +75,7 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
                        "64-thread block summed 348 as 24153); read only where '%1 < "
                        "(blockDim.x + 31) / 32' and use the reduction's identity elsewhere")
              << F->Array << Idx << Read->getSourceRange();
-    if (F->GuardedReadFix && !ReadText.empty() && Read->getIdx()->getBeginLoc().isFileID())
+    if (F->GuardedReadFix && !ReadText.empty() && F->LaneIndex->getBeginLoc().isFileID())
       D << FixItHint::CreateReplacement(
           CharSourceRange::getTokenRange(Read->getSourceRange()),
           "(" + Idx + " < (blockDim.x + 31) / 32) ? " + ReadText + " : 0");

@@ -16,6 +16,7 @@
 #include "LegacyIntrinsicCheck.h"
 #include "UnguardedShflScanCheck.h"
 #include "UnguardedPartialsReadCheck.h"
+#include "ReductionResultLaneCheck.h"
 #include "ShflSourceOutsideMaskCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -34,6 +35,7 @@ public:
     Factories.registerCheck<LegacyIntrinsicCheck>("warp-legacy-intrinsic");
     Factories.registerCheck<UnguardedShflScanCheck>("warp-unguarded-shfl-scan");
     Factories.registerCheck<UnguardedPartialsReadCheck>("warp-unguarded-partials-read");
+    Factories.registerCheck<ReductionResultLaneCheck>("warp-reduction-result-lane");
     Factories.registerCheck<ShflSourceOutsideMaskCheck>("warp-shfl-source-outside-mask");
   }
 };

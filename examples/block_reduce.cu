@@ -35,3 +35,11 @@ __global__ void countPositive(const float *in, unsigned *count) {
   if (threadIdx.x % 32 == 0)
     atomicAdd(count, __popc(positive));
 }
+
+// Each value as a fraction of its warp's sum.
+__global__ void warpShares(const float *in, float *out) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[gid];
+  float total = warpReduceSum(v);
+  out[gid] = v / total; // BUG: only lane 0 holds the warp's total
+}

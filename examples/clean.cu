@@ -56,3 +56,10 @@ __global__ void countHits(const int *flags, unsigned *hits) {
   if (threadIdx.x % 32 == 0)
     atomicAdd(hits, val);
 }
+
+__global__ void warpShares(const float *in, float *out) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[gid];
+  float total = __shfl_sync(0xffffffff, warpReduceSum(v), 0);
+  out[gid] = v / total;
+}

@@ -15,6 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
+#include <optional>
 #include <set>
 
 namespace warp_tidy {
@@ -47,10 +48,7 @@ const char *const DroppedWithValue[] = {
 const char *const DroppedAlone[] = {
     "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
     "-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker",
-    "-expt-relaxed-constexpr", "--expt-relaxed-constexpr",
-    "-expt-extended-lambda", "--expt-extended-lambda", "-extended-lambda",
-    "--extended-lambda", "-lineinfo", "--generate-line-info", "-G",
-    "--device-debug", "-use_fast_math", "--use_fast_math", "-res-usage",
+    "-lineinfo", "--generate-line-info", "-use_fast_math", "--use_fast_math", "-res-usage",
     "--resource-usage", "-keep", "--keep", "-Wno-deprecated-gpu-targets",
     "-Wno-deprecated-declarations-nvcc", "--display-error-number",
     "-err-no", "--no-display-error-number", "-no-err-no", "-dlink",
@@ -198,6 +196,27 @@ bool isPreprocessorFlag(llvm::StringRef Flag) {
 
 } // namespace
 
+std::vector<std::string> nvccPredefinedMacros(const TranslatedCommand &Command,
+                                              const NvccVersion &Version) {
+  if (!Command.FromNvcc)
+    return {};
+  // As `nvcc -E -Xcompiler -dM` lists them (CUDA 13.0).
+  std::vector<std::string> Flags = {
+      "-D__NVCC__=1",
+      "-D__CUDACC_VER_MAJOR__=" + std::to_string(Version.Major),
+      "-D__CUDACC_VER_MINOR__=" + std::to_string(Version.Minor),
+      "-D__CUDACC_VER_BUILD__=" + std::to_string(Version.Build)};
+  if (Command.RelaxedConstexpr)
+    Flags.push_back("-D__CUDACC_RELAXED_CONSTEXPR__=1");
+  if (Command.ExtendedLambda)
+    Flags.push_back("-D__CUDACC_EXTENDED_LAMBDA__=1");
+  if (Command.RelocatableCode)
+    Flags.push_back("-D__CUDACC_RDC__=1");
+  if (Command.DeviceDebug)
+    Flags.push_back("-D__CUDACC_DEBUG__=1");
+  return Flags;
+}
+
 unsigned parseArchName(llvm::StringRef Name) {
   Name = Name.trim();
   // "sm_80", "compute_80", "lto_80" and the bare "80" all name arch 80.
@@ -225,6 +244,7 @@ TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
   TranslatedCommand Out;
   if (Args.empty())
     return Out;
+  Out.FromNvcc = isNvcc(Args.front());
 
   // Expand response files first so every flag below is seen.
   std::vector<std::string> Tokens;
@@ -285,8 +305,29 @@ TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
       continue;
     }
 
-    // Language.
-    if (takeValue(Tokens, I, "-x", Value) || takeValue(Tokens, I, "--x", Value)) {
+    // Flags that only change what nvcc predefines (clang accepts the code
+    // they allow anyway: constexpr host functions and __device__ lambdas).
+    if (T == "-expt-relaxed-constexpr" || T == "--expt-relaxed-constexpr") {
+      Out.RelaxedConstexpr = true;
+      continue;
+    }
+    if (T == "-expt-extended-lambda" || T == "--expt-extended-lambda" ||
+        T == "-extended-lambda" || T == "--extended-lambda") {
+      Out.ExtendedLambda = true;
+      continue;
+    }
+    if (T == "-G" || T == "--device-debug") {
+      Out.DeviceDebug = true;
+      continue;
+    }
+
+    // Language: nvcc's `-x` applies to every input wherever it stands;
+    // clang's `-xcuda` is one token.
+    bool JoinedLanguage = T.size() > 2 && T.starts_with("-x") && T[2] != '=';
+    if (JoinedLanguage)
+      Value = T.drop_front(2).str();
+    if (JoinedLanguage || takeValue(Tokens, I, "-x", Value) ||
+        takeValue(Tokens, I, "--x", Value)) {
       if (Value == "cu" || Value == "cuda") {
         Out.IsCuda = true;
         Value = "cuda";
@@ -299,11 +340,14 @@ TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
     // Relocatable device code.
     if (takeValue(Tokens, I, "-rdc", Value) ||
         takeValue(Tokens, I, "--relocatable-device-code", Value)) {
-      if (Value == "true")
+      if (Value == "true") {
         Result.push_back("-fgpu-rdc");
+        Out.RelocatableCode = true;
+      }
       continue;
     }
     if (T == "-dc" || T == "--device-c") {
+      Out.RelocatableCode = true;
       Result.push_back("-fgpu-rdc");
       Result.push_back("-c");
       continue;
@@ -400,10 +444,34 @@ TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
     Out.Unknown.push_back(Result[MissingIndex]);
   }
 
+  // A language given after the last input (`warp-tidy a.cpp -- -x cu`
+  // appends it there) would apply to no input in clang; nvcc applies it to
+  // all of them, and that is what the user meant. Move it before the first.
+  std::optional<unsigned> FirstInput, LastInput;
+  for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_INPUT)) {
+    if (Drop.count(A->getIndex()))
+      continue;
+    if (!FirstInput)
+      FirstInput = A->getIndex();
+    LastInput = A->getIndex();
+  }
+  std::vector<unsigned> Hoisted;
+  if (LastInput)
+    for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_x))
+      if (A->getIndex() > *LastInput && Result[A->getIndex()] == "-x" &&
+          A->getIndex() + 1 < Result.size()) {
+        Hoisted.push_back(A->getIndex());
+        Hoisted.push_back(A->getIndex() + 1);
+      }
+
   Out.Args.push_back("clang++");
-  for (unsigned Index = 0; Index < Result.size(); ++Index)
-    if (!Drop.count(Index))
+  for (unsigned Index = 0; Index < Result.size(); ++Index) {
+    if (FirstInput && Index == *FirstInput)
+      for (unsigned H : Hoisted)
+        Out.Args.push_back(Result[H]);
+    if (!Drop.count(Index) && !llvm::is_contained(Hoisted, Index))
       Out.Args.push_back(Result[Index]);
+  }
 
   llvm::sort(Out.Archs);
   Out.Archs.erase(std::unique(Out.Archs.begin(), Out.Archs.end()), Out.Archs.end());

@@ -14,6 +14,7 @@
 #ifndef WARP_TIDY_TOOL_NVCCTRANSLATION_H
 #define WARP_TIDY_TOOL_NVCCTRANSLATION_H
 
+#include "CudaInstallation.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
@@ -35,6 +36,14 @@ struct TranslatedCommand {
   std::vector<std::string> Unknown;
   /// True when the command is a CUDA compile (-x cu, a .cu input, ...).
   bool IsCuda = false;
+
+  /// argv[0] is nvcc: the code is written for what nvcc predefines.
+  bool FromNvcc = false;
+  /// nvcc flags that change what nvcc predefines (see nvccPredefinedMacros).
+  bool RelaxedConstexpr = false; ///< --expt-relaxed-constexpr
+  bool ExtendedLambda = false;   ///< --extended-lambda / --expt-extended-lambda
+  bool RelocatableCode = false;  ///< -rdc=true, -dc
+  bool DeviceDebug = false;      ///< -G / --device-debug
 };
 
 /// True when \p Compiler (argv[0]) is nvcc.
@@ -45,6 +54,15 @@ bool isNvcc(llvm::StringRef Compiler);
 TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
                                           llvm::StringRef Directory,
                                           unsigned OldestArch);
+
+/// `-D` flags for the macros nvcc predefines in a CUDA compile and clang
+/// does not: `__NVCC__`, `__CUDACC_VER_MAJOR__/_MINOR__/_BUILD__` of
+/// \p Version, and the ones the command's flags switch on. Code written for
+/// nvcc tests them (`#if defined(__NVCC__) && __CUDACC_VER_MAJOR__ >= 9`):
+/// without them clang would analyse a branch no build compiles. Empty for
+/// commands that are not nvcc's (clang's own CUDA compile defines neither).
+std::vector<std::string> nvccPredefinedMacros(const TranslatedCommand &Command,
+                                              const NvccVersion &Version);
 
 /// Parses an nvcc architecture name: "sm_80", "compute_80", "sm_90a",
 /// "80" -> 80. Returns 0 if it is not one.

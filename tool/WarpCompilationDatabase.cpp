@@ -6,6 +6,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using clang::tooling::CompileCommand;
@@ -20,6 +21,40 @@ WarpCompilationDatabase::WarpCompilationDatabase(
 static bool isCudaSource(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
   return Ext == ".cu" || Ext == ".cuh";
+}
+
+static bool isHeaderName(llvm::StringRef Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".inc", ".ipp",
+                             ".tcc", ".cuh"},
+                            Ext.lower());
+}
+
+// A header analysed on its own has no compile command saying its language.
+// One that declares device code is only ever compiled as CUDA (a host
+// compiler rejects `__global__`), so that is how it is parsed.
+static bool declaresDeviceCode(llvm::StringRef Path, llvm::StringRef Directory) {
+  llvm::SmallString<256> Full(Path);
+  if (!llvm::sys::path::is_absolute(Full) && !Directory.empty()) {
+    Full = Directory;
+    llvm::sys::path::append(Full, Path);
+  }
+  auto Buffer = llvm::MemoryBuffer::getFile(Full);
+  if (!Buffer)
+    return false;
+  llvm::StringRef Text = (*Buffer)->getBuffer();
+  for (llvm::StringRef Keyword : {"__global__", "__device__"}) {
+    for (size_t Pos = Text.find(Keyword); Pos != llvm::StringRef::npos;
+         Pos = Text.find(Keyword, Pos + 1)) {
+      // A whole word, not part of `__device__builtin` or `my__device__`.
+      size_t End = Pos + Keyword.size();
+      bool WordStart = Pos == 0 || !llvm::isAlnum(Text[Pos - 1]) && Text[Pos - 1] != '_';
+      bool WordEnd = End >= Text.size() || !llvm::isAlnum(Text[End]) && Text[End] != '_';
+      if (WordStart && WordEnd)
+        return true;
+    }
+  }
+  return false;
 }
 
 CompileCommand WarpCompilationDatabase::defaultCommand(llvm::StringRef FilePath) const {
@@ -60,7 +95,11 @@ CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) co
   }
 
   CompileCommand Result = Original;
-  bool Cuda = T.IsCuda || isCudaSource(Original.Filename);
+  bool HasLanguage = llvm::is_contained(T.Args, "-x");
+  bool DeviceHeader = !HasLanguage && isHeaderName(Original.Filename) &&
+                      (isCudaSource(Original.Filename) ||
+                       declaresDeviceCode(Original.Filename, Original.Directory));
+  bool Cuda = T.IsCuda || isCudaSource(Original.Filename) || DeviceHeader;
   if (!Cuda) {
     // Not a CUDA unit: nothing warp-tidy checks runs on it, but it is still
     // parsed as the project compiles it, so keep the translated flags.
@@ -108,8 +147,9 @@ CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) co
   for (unsigned A : Archs)
     ArchList += (ArchList.empty() ? "" : ",") + std::to_string(A);
   Out.push_back(std::string("-D") + TargetArchsMacro + "=" + ArchList);
-  bool HasLanguage = llvm::is_contained(T.Args, "-x");
-  if (!HasLanguage && llvm::sys::path::extension(Original.Filename) == ".cuh") {
+  // Before the command's own flags, so that a `-U__NVCC__` there wins.
+  llvm::append_range(Out, nvccPredefinedMacros(T, Settings.Cuda.Nvcc));
+  if (DeviceHeader) {
     Out.push_back("-x");
     Out.push_back("cuda");
   }

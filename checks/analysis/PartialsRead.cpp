@@ -16,6 +16,8 @@
 #include "clang/AST/Stmt.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <algorithm>
 #include <functional>
 
 using namespace clang;
@@ -99,10 +101,12 @@ Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool I
         B.FloorInPlace = E;
       return B;
     }
+    // `(X + 31) / 32` rounds up whatever X is (blockDim.x, a template or
+    // constexpr block size): checked before X + 31 folds to a constant that
+    // is not a whole number of warps.
     if (const auto *Add = dyn_cast<BinaryOperator>(D))
       if (Add->getOpcode() == BO_Add &&
-          ((isBlockDimX(Add->getLHS(), Ctx) && isRoundUpAddend(Add->getRHS(), Ctx)) ||
-           (isBlockDimX(Add->getRHS(), Ctx) && isRoundUpAddend(Add->getLHS(), Ctx)))) {
+          (isRoundUpAddend(Add->getRHS(), Ctx) || isRoundUpAddend(Add->getLHS(), Ctx))) {
         B.Kind = BoundKind::Ceil;
         return B;
       }
@@ -160,20 +164,65 @@ Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool I
   return B;
 }
 
-// Does \p Body store to \p Array at a warp index? Also reports whether some
-// other store (initialisation, lane-indexed writes) may fill the slots.
-const Expr *warpIndexStore(const VarDecl *Array, const Stmt *Body, const ASTContext &Ctx,
-                           bool *OtherStores) {
+// One element of a shared array, named by all its subscripts:
+// `s[j][lane]` is {s, {j, lane}}. Partials may sit in any dimension of a
+// 2-D array (`s[j][warp]` written, `s[j][lane]` read).
+struct SlotAccess {
+  const VarDecl *Array = nullptr;
+  llvm::SmallVector<const Expr *, 2> Indices; ///< Outermost dimension first.
+};
+
+std::optional<SlotAccess> slotAccess(const Expr *E) {
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts());
+  if (!ASE)
+    return std::nullopt;
+  SlotAccess A;
+  const Expr *Base = ASE;
+  while (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Base->IgnoreParenImpCasts())) {
+    A.Indices.push_back(Sub->getIdx());
+    Base = Sub->getBase();
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+  A.Array = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!A.Array)
+    return std::nullopt;
+  std::reverse(A.Indices.begin(), A.Indices.end());
+  return A;
+}
+
+// `s[w].m` and `s[w]` store into the same slot: the element of a struct
+// array (`MD s[32]` for an online softmax) counts as the slot.
+const Expr *stripMembers(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (const auto *M = dyn_cast<MemberExpr>(E)) {
+    if (M->isArrow())
+      break;
+    E = M->getBase()->IgnoreParenImpCasts();
+  }
+  return E;
+}
+
+// Loops between \p S and the function body.
+bool sharesLoop(const Stmt *A, const Stmt *B, ASTContext &Ctx) {
+  llvm::SmallPtrSet<const Stmt *, 8> Loops;
+  for (const Stmt *P = parentStmt(A, Ctx); P; P = parentStmt(P, Ctx))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      Loops.insert(P);
+  for (const Stmt *P = parentStmt(B, Ctx); P; P = parentStmt(P, Ctx))
+    if (Loops.count(P))
+      return true;
+  return false;
+}
+
+// Does \p Body store to \p Array at the warp index, in dimension \p Dim of
+// a \p Rank-dimensional subscript? Also reports whether some other store
+// (initialisation, lane-indexed writes) may fill the slots before \p Read:
+// a store that comes only after the read (`sums[lane] = v` writing the
+// result back) does not make the read safe.
+const Expr *warpIndexStore(const VarDecl *Array, size_t Dim, size_t Rank, const Stmt *Body,
+                           const Expr *Read, ASTContext &Ctx, bool *OtherStores) {
   const Expr *Found = nullptr;
-  auto StoreIndex = [&](const Expr *LHS) -> const Expr * {
-    const auto *ASE = dyn_cast<ArraySubscriptExpr>(LHS->IgnoreParenImpCasts());
-    if (!ASE)
-      return nullptr;
-    const auto *Ref = dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
-    if (!Ref || Ref->getDecl() != Array)
-      return nullptr;
-    return ASE->getIdx();
-  };
+  const SourceManager &SM = Ctx.getSourceManager();
   forEachStmt(Body, [&](const Stmt *S) {
     const Expr *Target = nullptr;
     if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
@@ -183,16 +232,21 @@ const Expr *warpIndexStore(const VarDecl *Array, const Stmt *Body, const ASTCont
       // atomicAdd(&s[warp], v), ++s[i]
       if (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp())
         Target = UO->getSubExpr();
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+      // `s[warp] = md` for a struct: its assignment operator.
+      if (Op->isAssignmentOp() && Op->getNumArgs() > 0)
+        Target = Op->getArg(0);
     }
     if (!Target)
       return;
-    const Expr *Idx = StoreIndex(Target);
-    if (!Idx)
+    std::optional<SlotAccess> Slot = slotAccess(stripMembers(Target));
+    if (!Slot || Slot->Array != Array || Slot->Indices.size() != Rank)
       return;
-    if (isWarpIndex(Idx, Ctx)) {
+    if (isWarpIndex(Slot->Indices[Dim], Ctx)) {
       if (!Found)
         Found = Target;
-    } else {
+    } else if (SM.isBeforeInTranslationUnit(Target->getBeginLoc(), Read->getBeginLoc()) ||
+               sharesLoop(Target, Read, Ctx)) {
       *OtherStores = true;
     }
   });
@@ -351,12 +405,108 @@ const VarDecl *simpleLoadTarget(const ArraySubscriptExpr *Read, ASTContext &Ctx)
   return Target;
 }
 
+// The element's value is loaded: `v = s[lane]`, `s[lane].m` of a struct
+// element, or a struct element copied (`MD v = s[lane]`, `v = s[lane]`).
 bool isRead(const ArraySubscriptExpr *ASE, ASTContext &Ctx) {
+  const Stmt *Cur = ASE;
   const Stmt *P = parentStmt(ASE, Ctx);
-  while (P && isa<ParenExpr>(P))
+  while (P && (isa<ParenExpr>(P) ||
+               (isa<MemberExpr>(P) && !cast<MemberExpr>(P)->isArrow()) ||
+               (isa<ImplicitCastExpr>(P) &&
+                cast<ImplicitCastExpr>(P)->getCastKind() == CK_NoOp))) {
+    Cur = P;
     P = parentStmt(P, Ctx);
-  const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
-  return Cast && Cast->getCastKind() == CK_LValueToRValue;
+  }
+  if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P))
+    return Cast->getCastKind() == CK_LValueToRValue;
+  // `MD w = {s[lane].m, 1.0f}`: the parent map sees the initialiser list as
+  // written, before Sema adds the load.
+  if (isa_and_nonnull<InitListExpr>(P))
+    return true;
+  if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(P))
+    return Construct->getConstructor()->isCopyOrMoveConstructor();
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P))
+    return Op->isAssignmentOp() && Op->getNumArgs() == 2 && Op->getArg(1) == Cur;
+  return false;
+}
+
+// --- Block sizes the code fixes itself --------------------------------------
+
+// The declaration a block-size expression names: a variable or a template
+// parameter (also as substituted into an instance).
+const Decl *namedDecl(const Expr *E) {
+  // Step by step: IgnoreParenImpCasts would also skip the substitution and
+  // leave only the substituted number.
+  while (true) {
+    if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+      return Subst->getParameter();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      return Ref->getDecl();
+    if (const auto *Paren = dyn_cast<ParenExpr>(E))
+      E = Paren->getSubExpr();
+    else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E))
+      E = Cast->getSubExpr();
+    else if (const auto *Full = dyn_cast<FullExpr>(E))
+      E = Full->getSubExpr();
+    else
+      return nullptr;
+  }
+}
+
+// `static_assert(X == K)` in \p Body for the declaration \p D names: K.
+std::optional<int64_t> staticAssertedValue(const Decl *D, const Stmt *Body,
+                                           const ASTContext &Ctx) {
+  std::optional<int64_t> Result;
+  forEachStmt(Body, [&](const Stmt *S) {
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS || Result)
+      return;
+    for (const Decl *Member : DS->decls()) {
+      const auto *SA = dyn_cast<StaticAssertDecl>(Member);
+      const auto *Eq = SA ? dyn_cast<BinaryOperator>(SA->getAssertExpr()->IgnoreParenImpCasts())
+                          : nullptr;
+      if (!Eq || Eq->getOpcode() != BO_EQ)
+        continue;
+      if (namedDecl(Eq->getLHS()) == D)
+        Result = integerConstant(Eq->getRHS(), Ctx);
+      else if (namedDecl(Eq->getRHS()) == D)
+        Result = integerConstant(Eq->getLHS(), Ctx);
+    }
+  });
+  return Result;
+}
+
+// The number of threads the block is written for, when the code fixes it:
+// a loop over the block's threads (`for (i = threadIdx.x; ...; i += N)`)
+// whose stride N is pinned by `static_assert(N == K)` or equals the
+// `__launch_bounds__` maximum. A block of any other size would skip or
+// repeat elements of that loop, so the code is only right with N threads.
+std::optional<int64_t> pinnedBlockThreads(const FunctionDecl *FD, const ASTContext &Ctx,
+                                          int64_t LaunchBoundThreads) {
+  std::optional<int64_t> Result;
+  forEachStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *For = dyn_cast<ForStmt>(S);
+    if (Result || !For || !For->getInc())
+      return;
+    const auto *Inc = dyn_cast<BinaryOperator>(For->getInc()->IgnoreParenImpCasts());
+    if (!Inc || Inc->getOpcode() != BO_AddAssign)
+      return;
+    const auto *IndexRef = dyn_cast<DeclRefExpr>(Inc->getLHS()->IgnoreParenImpCasts());
+    const auto *Index = IndexRef ? dyn_cast<VarDecl>(IndexRef->getDecl()) : nullptr;
+    if (!Index || !Index->getInit() || !isThreadIdxX(Index->getInit(), Ctx))
+      return;
+    const Expr *Stride = Inc->getRHS();
+    std::optional<int64_t> Value = integerConstant(Stride, Ctx);
+    if (LaunchBoundThreads && Value && *Value == LaunchBoundThreads) {
+      Result = Value;
+      return;
+    }
+    if (const Decl *D = namedDecl(Stride))
+      if (std::optional<int64_t> Asserted = staticAssertedValue(D, FD->getBody(), Ctx))
+        if (!Value || *Value == *Asserted)
+          Result = Asserted;
+  });
+  return Result;
 }
 
 } // namespace
@@ -364,17 +514,31 @@ bool isRead(const ArraySubscriptExpr *ASE, ASTContext &Ctx) {
 std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Read,
                                                    ASTContext &Ctx,
                                                    const PartialsOptions &Opts) {
-  const auto *BaseRef = dyn_cast<DeclRefExpr>(Read->getBase()->IgnoreParenImpCasts());
-  const auto *Array = BaseRef ? dyn_cast<VarDecl>(BaseRef->getDecl()) : nullptr;
-  if (!Array || !Array->hasAttr<CUDASharedAttr>())
+  // Only a whole element is a slot (`s[j]` of a 2-D `s` is a row).
+  if (Read->getType()->isArrayType())
     return std::nullopt;
-  QualType T = Array->getType();
-  const ArrayType *AT = Ctx.getAsArrayType(T);
-  if (!AT || AT->getElementType()->isArrayType())
+  std::optional<SlotAccess> Slot = slotAccess(Read);
+  if (!Slot || !Slot->Array->hasAttr<CUDASharedAttr>())
     return std::nullopt;
-  const Expr *Idx = Read->getIdx();
-  LaneIdKind LaneKind = classifyLaneId(Idx, Ctx);
-  if (LaneKind == LaneIdKind::None && !isThreadIdxX(Idx, Ctx))
+  const VarDecl *Array = Slot->Array;
+  // The dimension indexed by the lane (the last one that is).
+  std::optional<size_t> Dim;
+  LaneIdKind LaneKind = LaneIdKind::None;
+  for (size_t I = 0; I < Slot->Indices.size(); ++I) {
+    LaneIdKind K = classifyLaneId(Slot->Indices[I], Ctx);
+    if (K != LaneIdKind::None || isThreadIdxX(Slot->Indices[I], Ctx)) {
+      Dim = I;
+      LaneKind = K;
+    }
+  }
+  if (!Dim)
+    return std::nullopt;
+  const Expr *Idx = Slot->Indices[*Dim];
+  // The declared extent of that dimension.
+  const ArrayType *AT = Ctx.getAsArrayType(Array->getType());
+  for (size_t I = 0; AT && I < *Dim; ++I)
+    AT = Ctx.getAsArrayType(AT->getElementType());
+  if (!AT)
     return std::nullopt;
   if (!isRead(Read, Ctx))
     return std::nullopt;
@@ -383,11 +547,13 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   if (!FD || !FD->getBody())
     return std::nullopt;
   bool OtherStores = false;
-  const Expr *Store = warpIndexStore(Array, FD->getBody(), Ctx, &OtherStores);
+  const Expr *Store = warpIndexStore(Array, *Dim, Slot->Indices.size(), FD->getBody(), Read,
+                                     Ctx, &OtherStores);
   if (!Store)
     return std::nullopt;
 
   PartialsFinding F{PartialsDefect::Unbounded, Read, Array, Store};
+  F.LaneIndex = Idx;
   if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
     F.ArraySize = CAT->getSize().getZExtValue();
   if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>())
@@ -489,9 +655,13 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   // Slots filled some other way (zeroed first, written at the lane index).
   if (OtherStores)
     return std::nullopt;
+  // A block the code fixes at 32 warps writes every slot the lanes read.
+  if (std::optional<int64_t> Threads = pinnedBlockThreads(FD, Ctx, F.LaunchBoundThreads))
+    if ((*Threads + 31) / 32 >= 32 && (!F.ArraySize || F.ArraySize >= 32))
+      return std::nullopt;
   // `__shared__ T s[BLOCK / 32]` with 32 slots: one per warp of the block
   // the code is written for, so every slot the lanes read was written.
-  if (F.ArraySize >= 32)
+  if (F.ArraySize >= 32 && *Dim == 0)
     if (TypeSourceInfo *TSI = Array->getTypeSourceInfo())
       if (auto ATL = TSI->getTypeLoc().getAs<ConstantArrayTypeLoc>()) {
         PartialsFinding::FloorSpelling Ignored;

@@ -8,6 +8,11 @@
 // on an H200: an unbounded read summed 348 as 24153 in a 64-thread block; a
 // `lane < blockDim.x / 32` bound lost 16 of 48 elements.
 //
+// The partials may be one dimension of a larger array (`s[j][warp]` written,
+// `s[j][lane]` read) or elements of a struct array (`MD s[32]` of an online
+// softmax). A store at the lane index that comes after the read (the result
+// written back) does not fill the slots before it.
+//
 // This analysis recognises the read, finds the bounds that hold there (see
 // GuardFacts) and classifies them. It reports nothing for shared arrays that
 // are not written at a warp index in the same function.
@@ -43,6 +48,8 @@ struct PartialsFinding {
   const clang::VarDecl *Array = nullptr;
   /// The store at the warp index (for the note).
   const clang::Expr *WarpIndexWrite = nullptr;
+  /// The read's subscript that is the lane index (`lane` in `s[j][lane]`).
+  const clang::Expr *LaneIndex = nullptr;
   /// FlooredBound / BoundExceedsWarps: the bound as written.
   const clang::Expr *Bound = nullptr;
   /// Declared slots (0 when unknown, e.g. `extern __shared__`).

@@ -9,6 +9,7 @@
 // warps, rounded up. Must-flag kernels first, then must-stay-silent ones.
 
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
 
 #define FULL 0xffffffffu
@@ -288,3 +289,219 @@ template <unsigned BlockSize> __global__ void templatedBlockSize(float *out) {
 }
 template __global__ void templatedBlockSize<64>(float *);
 template __global__ void templatedBlockSize<1024>(float *);
+
+// ------------------------------------------- shapes of real code (issue 12)
+// Must flag: 2-D partials (`s[j][warp]` written, `s[j][lane]` read).
+__global__ void unbounded2D(const float *in, float *out) {
+  __shared__ float partial[4][32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  for (int j = 0; j < 4; ++j) {
+    float v = in[j * blockDim.x + threadIdx.x];
+    for (int off = 16; off > 0; off >>= 1)
+      v += __shfl_down_sync(FULL, v, off);
+    if (lane == 0) partial[j][warp] = v;
+  }
+  __syncthreads();
+  if (warp == 0)
+    for (int j = 0; j < 4; ++j) {
+      float v = partial[j][lane];
+      // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: per-warp partials in 'partial' are read at the lane index without a bound{{.*}}'lane < (blockDim.x + 31) / 32'{{.*}}[warp-unguarded-partials-read]
+      // WHOLE-MESSAGES: :[[@LINE-2]]:17: warning: per-warp partials in 'partial' {{.*}}[warp-unguarded-partials-read]
+      // CHECK-FIXES: {{^}}      float v = (lane < (blockDim.x + 31) / 32) ? partial[j][lane] : 0;{{$}}
+      for (int off = 16; off > 0; off >>= 1)
+        v += __shfl_down_sync(FULL, v, off);
+      if (lane == 0) out[j] = v;
+    }
+}
+
+// Must flag: an array of structs (online softmax's max and denominator).
+struct MD {
+  float m, d;
+};
+__device__ MD combineMD(MD a, MD b) {
+  float m = fmaxf(a.m, b.m);
+  return {m, a.d * __expf(a.m - m) + b.d * __expf(b.m - m)};
+}
+__device__ MD warpReduceMD(MD v) {
+  for (int off = 16; off > 0; off >>= 1) {
+    MD o = {__shfl_xor_sync(FULL, v.m, off), __shfl_xor_sync(FULL, v.d, off)};
+    v = combineMD(v, o);
+  }
+  return v;
+}
+__global__ void unboundedStructs(const float *in, MD *out) {
+  __shared__ MD shared[32];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  MD v = warpReduceMD({in[threadIdx.x], 1.0f});
+  if (lane == 0) shared[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    MD w = shared[lane];
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: per-warp partials in 'shared' are read at the lane index without a bound{{.*}}[warp-unguarded-partials-read]
+    // WHOLE-MESSAGES: :[[@LINE-2]]:12: warning: per-warp partials in 'shared' {{.*}}[warp-unguarded-partials-read]
+    w = warpReduceMD(w);
+    if (lane == 0) out[blockIdx.x] = w;
+  }
+}
+
+// Must flag: struct members read and written one by one.
+__global__ void unboundedStructMembers(const float *in, MD *out) {
+  __shared__ MD shared[32];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  MD v = warpReduceMD({in[threadIdx.x], 1.0f});
+  if (lane == 0) {
+    shared[warp].m = v.m;
+    shared[warp].d = v.d;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    float m = shared[lane].m;
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: per-warp partials in 'shared' are read at the lane index without a bound{{.*}}[warp-unguarded-partials-read]
+    // WHOLE-MESSAGES: :[[@LINE-2]]:15: warning: per-warp partials in 'shared' {{.*}}[warp-unguarded-partials-read]
+    MD w = warpReduceMD({m, 1.0f});
+    MD u = {shared[lane].d, 1.0f};
+    // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: per-warp partials in 'shared' are read at the lane index without a bound{{.*}}[warp-unguarded-partials-read]
+    // WHOLE-MESSAGES: :[[@LINE-2]]:13: warning: per-warp partials in 'shared' {{.*}}[warp-unguarded-partials-read]
+    if (lane == 0) out[blockIdx.x] = combineMD(w, warpReduceMD(u));
+  }
+}
+
+// Must flag: the result written back to sums[lane] after the read does not
+// fill the slots the read saw.
+__global__ void writeBackAfterRead(const int *in, int *out) {
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  int v = warpSum(in[threadIdx.x]);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    int t = sums[lane];
+    // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: per-warp partials in 'sums' are read at the lane index without a bound{{.*}}[warp-unguarded-partials-read]
+    // WHOLE-MESSAGES: :[[@LINE-2]]:13: warning: per-warp partials in 'sums' {{.*}}[warp-unguarded-partials-read]
+    // CHECK-FIXES: {{^}}    int t = (lane < (blockDim.x + 31) / 32) ? sums[lane] : 0;{{$}}
+    t = warpSum(t);
+    sums[lane] = t;
+  }
+  __syncthreads();
+  out[blockIdx.x] = sums[0];
+}
+
+// Must flag: a static_assert that pins the block at 256 threads (8 warps),
+// read over 32 slots.
+template <int block_size> __global__ void pinnedTooFewWarps(const int *in, int *out, int n) {
+  static_assert(block_size == 256, "written for 256 threads");
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  int v = 0;
+  for (int i = threadIdx.x; i < n; i += block_size)
+    v += in[i];
+  v = warpSum(v);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = warpSum(sums[lane]);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: per-warp partials in 'sums' are read at the lane index without a bound{{.*}}[warp-unguarded-partials-read]
+    // WHOLE-MESSAGES: :[[@LINE-2]]:17: warning: per-warp partials in 'sums' {{.*}}[warp-unguarded-partials-read]
+    if (lane == 0) out[blockIdx.x] = v;
+  }
+}
+template __global__ void pinnedTooFewWarps<256>(const int *, int *, int);
+
+// Must stay silent: a ceiling division of a constant block size is the
+// number of warps rounded up (48 threads: 2 warps).
+constexpr int kThreads = 48;
+__global__ void ceilingOfConstant(const int *in, int *out) {
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  int v = warpSum(in[threadIdx.x]);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < (kThreads + 31) / 32 ? sums[lane] : 0;
+    v = warpSum(v);
+    if (lane == 0) out[blockIdx.x] = v;
+  }
+}
+
+// Must stay silent: 2-D and struct partials bounded by the number of warps,
+// the result written back after a bounded read.
+__global__ void bounded2DAndStructs(const float *in, float *out, MD *mdOut) {
+  __shared__ float partial[4][32];
+  __shared__ MD shared[32];
+  __shared__ float sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  const int warps = (blockDim.x + 31) / 32;
+  float v = in[threadIdx.x];
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(FULL, v, off);
+  MD md = warpReduceMD({in[threadIdx.x], 1.0f});
+  if (lane == 0) {
+    for (int j = 0; j < 4; ++j)
+      partial[j][warp] = v * j;
+    shared[warp] = md;
+    sums[warp] = v;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    float p = lane < warps ? partial[2][lane] : 0.0f;
+    MD w = lane < warps ? shared[lane] : MD{-1e30f, 0.0f};
+    float t = lane < warps ? sums[lane] : 0.0f;
+    for (int off = 16; off > 0; off >>= 1)
+      t += __shfl_down_sync(FULL, t, off);
+    sums[lane] = t;
+    if (lane == 0) {
+      out[blockIdx.x] = p;
+      mdOut[blockIdx.x] = warpReduceMD(w);
+    }
+  }
+}
+
+// Must stay silent: the code fixes the block at 1024 threads (32 warps), so
+// all 32 slots are written: static_assert on the loop stride, and
+// __launch_bounds__ with a loop strided by the same number.
+template <int block_size> __global__ void pinnedByStaticAssert(const int *in, int *out, int n) {
+  static_assert(block_size == 1024, "written for 1024 threads");
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  int v = 0;
+  for (int i = threadIdx.x; i < n; i += block_size)
+    v += in[i];
+  v = warpSum(v);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = warpSum(sums[lane]);
+    if (lane == 0) out[blockIdx.x] = v;
+  }
+}
+template __global__ void pinnedByStaticAssert<1024>(const int *, int *, int);
+
+__global__ void __launch_bounds__(1024) pinnedByLaunchBounds(const int *in, int *out, int n) {
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  int v = 0;
+  for (int i = threadIdx.x; i < n; i += 1024)
+    v += in[i];
+  v = warpSum(v);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = warpSum(sums[lane]);
+    if (lane == 0) out[blockIdx.x] = v;
+  }
+}
+
+// Must stay silent: 32-wide tiles, the read bounded by the number of tiles.
+__global__ void tilePartials(const int *in, int *out) {
+  __shared__ int sums[32];
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  int v = cg::reduce(tile, in[threadIdx.x], cg::plus<int>());
+  if (tile.thread_rank() == 0) sums[tile.meta_group_rank()] = v;
+  block.sync();
+  if (tile.meta_group_rank() == 0) {
+    v = tile.thread_rank() < tile.meta_group_size() ? sums[tile.thread_rank()] : 0;
+    v = cg::reduce(tile, v, cg::plus<int>());
+    if (tile.thread_rank() == 0) out[blockIdx.x] = v;
+  }
+}

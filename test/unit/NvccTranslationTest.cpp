@@ -147,3 +147,60 @@ TEST(CudaInstallation, VersionAndOldestArch) {
   EXPECT_EQ(C.oldestSupportedArch(), 50u);
   EXPECT_FALSE(probeCudaRoot("/nonexistent/cuda").has_value());
 }
+
+TEST(CudaInstallation, NvccVersionSources) {
+  std::optional<NvccVersion> J = parseVersionJson(
+      R"({"cuda": {"name": "CUDA SDK", "version": "12.4.1"},
+          "cuda_nvcc": {"name": "CUDA NVCC", "version": "12.4.131"}})");
+  ASSERT_TRUE(J.has_value());
+  EXPECT_EQ(J->Major, 12u);
+  EXPECT_EQ(J->Minor, 4u);
+  EXPECT_EQ(J->Build, 131u);
+  EXPECT_FALSE(parseVersionJson(R"({"cuda": {"version": "12.4.1"}})").has_value());
+  EXPECT_FALSE(parseVersionJson("not json").has_value());
+  std::optional<NvccVersion> O = parseNvccVersionOutput(
+      "nvcc: NVIDIA (R) Cuda compiler driver\n"
+      "Cuda compilation tools, release 13.0, V13.0.88\n"
+      "Build cuda_13.0.r13.0/compiler.36424714_0\n");
+  ASSERT_TRUE(O.has_value());
+  EXPECT_EQ(O->Major, 13u);
+  EXPECT_EQ(O->Minor, 0u);
+  EXPECT_EQ(O->Build, 88u);
+  EXPECT_FALSE(parseNvccVersionOutput("gcc (Debian 12.2.0-14) 12.2.0").has_value());
+}
+
+TEST(NvccTranslation, PredefinedMacrosFollowTheFlags) {
+  NvccVersion V{13, 0, 88};
+  TranslatedCommand Plain = translateCompileCommand({"nvcc", "-c", "k.cu"}, "", 75);
+  EXPECT_EQ(nvccPredefinedMacros(Plain, V),
+            (std::vector<std::string>{"-D__NVCC__=1", "-D__CUDACC_VER_MAJOR__=13",
+                                      "-D__CUDACC_VER_MINOR__=0",
+                                      "-D__CUDACC_VER_BUILD__=88"}));
+  TranslatedCommand Flags = translateCompileCommand(
+      {"/opt/cuda/bin/nvcc", "--expt-relaxed-constexpr", "-extended-lambda", "-dc", "-G",
+       "k.cu"},
+      "", 75);
+  std::vector<std::string> M = nvccPredefinedMacros(Flags, V);
+  for (const char *Macro : {"-D__CUDACC_RELAXED_CONSTEXPR__=1", "-D__CUDACC_EXTENDED_LAMBDA__=1",
+                            "-D__CUDACC_RDC__=1", "-D__CUDACC_DEBUG__=1"})
+    EXPECT_TRUE(llvm::is_contained(M, Macro)) << Macro;
+  EXPECT_FALSE(has(Flags, "-G"));
+  EXPECT_TRUE(has(Flags, "-fgpu-rdc"));
+  // clang's own CUDA compile defines none of nvcc's macros.
+  TranslatedCommand Clang =
+      translateCompileCommand({"clang++", "-x", "cuda", "-fgpu-rdc", "k.cu"}, "", 75);
+  EXPECT_TRUE(nvccPredefinedMacros(Clang, V).empty());
+}
+
+TEST(NvccTranslation, LanguageAfterTheInputAppliesToIt) {
+  // `warp-tidy a.cpp -- -x cu` appends the language after the input.
+  TranslatedCommand T = translateCompileCommand({"nvcc", "-std=c++17", "a.cpp", "-x", "cu"}, "", 75);
+  EXPECT_TRUE(T.IsCuda);
+  EXPECT_EQ(T.Args, (std::vector<std::string>{"clang++", "-std=c++17", "-x", "cuda", "a.cpp"}));
+  TranslatedCommand Joined = translateCompileCommand({"nvcc", "-xcuda", "a.cpp"}, "", 75);
+  EXPECT_TRUE(Joined.IsCuda);
+  EXPECT_EQ(Joined.Args, (std::vector<std::string>{"clang++", "-x", "cuda", "a.cpp"}));
+  // A language before the input stays where it is.
+  TranslatedCommand Before = translateCompileCommand({"nvcc", "-x", "cu", "a.cpp", "-c"}, "", 75);
+  EXPECT_EQ(Before.Args, (std::vector<std::string>{"clang++", "-x", "cuda", "a.cpp", "-c"}));
+}

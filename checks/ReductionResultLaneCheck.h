@@ -1,0 +1,34 @@
+//===--- ReductionResultLaneCheck.h - warp-reduction-result-lane ----------===//
+//
+// Flags uses of a `__shfl_down_sync` tree reduction's result by lanes other
+// than lane 0: only lane 0 holds the total, the others hold partial sums.
+// The analysis is in analysis/ReductionResultLane.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_REDUCTIONRESULTLANECHECK_H
+#define WARP_TIDY_REDUCTIONRESULTLANECHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace warp_tidy {
+
+class ReductionResultLaneCheck : public clang::tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CUDA;
+  }
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
+
+private:
+  // Template instantiations revisit the same use; report each location once.
+  llvm::DenseSet<clang::SourceLocation> Reported;
+};
+
+} // namespace warp_tidy
+
+#endif

@@ -1,0 +1,425 @@
+//===--- ReductionResultLane.cpp - Which lane holds a reduction's total ---===//
+
+#include "ReductionResultLane.h"
+#include "AstQueries.h"
+#include "CollectiveCalls.h"
+#include "GuardFacts.h"
+#include "LaneExpressions.h"
+#include "ScanPatterns.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include <algorithm>
+
+using namespace clang;
+
+namespace warp_tidy {
+namespace {
+
+constexpr unsigned MaxHelperDepth = 3;
+
+const VarDecl *referencedVar(const Expr *E) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? stripValue(E) : nullptr);
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+bool isConstant(const Expr *E, int64_t Value, const ASTContext &Ctx) {
+  std::optional<int64_t> K = integerConstant(E, Ctx);
+  return K && *K == Value;
+}
+
+// Does the loop test \p Cond keep running while \p Offset >= 1, i.e. stop
+// only at 0: `off > 0`, `off >= 1`, `off != 0`, `0 < off`, `off`?
+bool runsDownToOne(const Expr *Cond, const VarDecl *Offset, const ASTContext &Ctx) {
+  Cond = stripValue(Cond);
+  if (referencedVar(Cond) == Offset)
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return false;
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  switch (BO->getOpcode()) {
+  case BO_GT: return referencedVar(L) == Offset && isConstant(R, 0, Ctx);
+  case BO_GE: return referencedVar(L) == Offset && isConstant(R, 1, Ctx);
+  case BO_NE: return (referencedVar(L) == Offset && isConstant(R, 0, Ctx)) ||
+                     (referencedVar(R) == Offset && isConstant(L, 0, Ctx));
+  case BO_LT: return referencedVar(R) == Offset && isConstant(L, 0, Ctx);
+  case BO_LE: return referencedVar(R) == Offset && isConstant(L, 1, Ctx);
+  default: return false;
+  }
+}
+
+// Only a tree whose last step has offset 1 leaves the total in lane 0
+// alone. One that stops at offset k (`for (i = 16; i >= lanes; i >>= 1)`)
+// leaves k results, in lanes 0..k-1, on purpose; so does an unrolled tree
+// without its `1` step.
+bool reachesOffsetOne(const CallExpr *Shuffle, const Expr *Delta, const VarDecl *Var,
+                      ASTContext &Ctx) {
+  if (integerConstant(Delta, Ctx)) {
+    const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx, /*ThroughLambdas=*/true);
+    bool SawOne = false;
+    if (FD && FD->getBody())
+      forEachStmt(FD->getBody(), [&](const Stmt *S) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        std::optional<CollectiveCall> C = Call ? recogniseCollective(Call) : std::nullopt;
+        if (SawOne || !C || C->Intrinsic->Direction != ShuffleDirection::Down)
+          return;
+        int ValueArg = C->Intrinsic->ValueArg, DeltaArg = C->Intrinsic->LaneOrDeltaArg;
+        if (ValueArg == NoArgument || DeltaArg == NoArgument ||
+            Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, DeltaArg)))
+          return;
+        SawOne = referencedVar(Call->getArg(ValueArg)) == Var &&
+                 isConstant(Call->getArg(DeltaArg), 1, Ctx);
+      });
+    return SawOne;
+  }
+  const VarDecl *Offset = referencedVar(Delta);
+  if (!Offset)
+    return false;
+  for (const Stmt *P = parentStmt(Shuffle, Ctx); P; P = parentStmt(P, Ctx)) {
+    const Expr *Cond = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(P))
+      Cond = For->getCond();
+    else if (const auto *While = dyn_cast<WhileStmt>(P))
+      Cond = While->getCond();
+    else if (const auto *Do = dyn_cast<DoStmt>(P))
+      Cond = Do->getCond();
+    if (Cond && runsDownToOne(Cond, Offset, Ctx))
+      return true;
+    if (isa<LambdaExpr>(P))
+      break;
+  }
+  return false;
+}
+
+// A shuffle in \p E that reads \p Var from a higher lane, one step of a
+// whole-warp tree whose offsets halve (16, 8, ..., 1).
+const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext &Ctx) {
+  const CallExpr *Found = nullptr;
+  forEachStmt(E, [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (Found || !Call)
+      return;
+    std::optional<CollectiveCall> C = recogniseCollective(Call);
+    if (!C || C->Intrinsic->Direction != ShuffleDirection::Down)
+      return;
+    int ValueArg = C->Intrinsic->ValueArg, Delta = C->Intrinsic->LaneOrDeltaArg;
+    if (ValueArg == NoArgument || Delta == NoArgument ||
+        Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, Delta)))
+      return;
+    if (referencedVar(Call->getArg(ValueArg)) != Var)
+      return;
+    // With a full warp the total ends in lane 0. A partial mask (a ballot's
+    // lanes) moves it elsewhere, and such a tree has a bug of its own
+    // (warp-shfl-source-outside-mask); it is not judged here.
+    if (!C->hasImplicitFullMask()) {
+      std::optional<uint32_t> Mask = evaluateMask(C->maskArg(), Ctx);
+      if (!Mask || *Mask != 0xffffffffu)
+        return;
+    }
+    if (shuffleSegmentWidth(Call, Ctx) != 32 ||
+        offsetTrend(Call->getArg(Delta), Call, Ctx) != OffsetTrend::Halving ||
+        !reachesOffsetOne(Call, Call->getArg(Delta), Var, Ctx))
+      return;
+    Found = Call;
+  });
+  return Found;
+}
+
+/// What happens to a variable at one point of the function.
+struct Event {
+  const Stmt *At = nullptr;              ///< The statement (or declaration's init).
+  SourceLocation End;                    ///< Where it takes effect.
+  const CallExpr *Shuffle = nullptr;     ///< Non-null: a reduction leaves the total in lane 0.
+  const CallExpr *HelperCall = nullptr;  ///< The reduction happened in this call's callee.
+};
+
+class Analyzer {
+public:
+  explicit Analyzer(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+
+  std::vector<LaneZeroTotalUse> run(const FunctionDecl *FD);
+
+  /// The down-tree shuffle whose lane-0 total \p FD returns, else null.
+  const CallExpr *returnedLaneZeroTotal(const FunctionDecl *FD, unsigned Depth);
+
+private:
+  // What \p Value (assigned to a variable) leaves in it: the shuffle and
+  // helper call of a reduction when its total sits in lane 0 only.
+  bool reductionValue(const Expr *Value, const VarDecl *Var, unsigned Depth,
+                      const CallExpr *&Shuffle, const CallExpr *&HelperCall);
+  // The events of every local variable of \p Body, in source order.
+  llvm::DenseMap<const VarDecl *, std::vector<Event>> collectEvents(const Stmt *Body,
+                                                                    unsigned Depth);
+  bool onlyLaneZero(const Expr *Use);
+  bool isBroadcastFromLaneZero(const Expr *Use);
+  bool isWrite(const DeclRefExpr *Ref);
+  bool before(SourceLocation A, SourceLocation B) const {
+    return SM.isBeforeInTranslationUnit(A, B);
+  }
+  bool contains(const Stmt *Outer, const Stmt *Inner) const {
+    return !before(Inner->getBeginLoc(), Outer->getBeginLoc()) &&
+           !before(Outer->getEndLoc(), Inner->getEndLoc());
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  llvm::DenseMap<const FunctionDecl *, const CallExpr *> HelperResults;
+};
+
+bool Analyzer::reductionValue(const Expr *Value, const VarDecl *Var, unsigned Depth,
+                              const CallExpr *&Shuffle, const CallExpr *&HelperCall) {
+  if (const CallExpr *S = downTreeShuffleOf(Value, Var, Ctx)) {
+    Shuffle = S;
+    return true;
+  }
+  // `v = warpReduceSum(x)`: a helper returning its own down tree's result.
+  if (const auto *Call = dyn_cast<CallExpr>(stripValue(Value)))
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      if (const CallExpr *S = returnedLaneZeroTotal(Callee, Depth + 1)) {
+        Shuffle = S;
+        HelperCall = Call;
+        return true;
+      }
+  return false;
+}
+
+const CallExpr *Analyzer::returnedLaneZeroTotal(const FunctionDecl *FD, unsigned Depth) {
+  if (Depth > MaxHelperDepth)
+    return nullptr;
+  if (const FunctionDecl *Def = FD->getDefinition())
+    FD = Def;
+  if (!FD->hasBody() || FD->getReturnType()->isVoidType())
+    return nullptr;
+  auto It = HelperResults.find(FD);
+  if (It != HelperResults.end())
+    return It->second;
+  HelperResults[FD] = nullptr; // recursion: not a reduction helper
+  auto Events = collectEvents(FD->getBody(), Depth);
+  // Every return must hand back a variable whose last event is a reduction.
+  const CallExpr *Result = nullptr;
+  bool AllReturnsReduce = true, AnyReturn = false;
+  forEachStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *Ret = dyn_cast<ReturnStmt>(S);
+    if (!Ret || !AllReturnsReduce)
+      return;
+    AnyReturn = true;
+    const VarDecl *Var = referencedVar(Ret->getRetValue());
+    const Event *Last = nullptr;
+    if (Var)
+      for (const Event &E : Events.lookup(Var))
+        if (before(E.End, Ret->getBeginLoc()))
+          Last = &E;
+    if (!Last || !Last->Shuffle) {
+      AllReturnsReduce = false;
+      return;
+    }
+    Result = Last->Shuffle;
+  });
+  if (!AnyReturn || !AllReturnsReduce)
+    Result = nullptr;
+  HelperResults[FD] = Result;
+  return Result;
+}
+
+llvm::DenseMap<const VarDecl *, std::vector<Event>>
+Analyzer::collectEvents(const Stmt *Body, unsigned Depth) {
+  llvm::DenseMap<const VarDecl *, std::vector<Event>> Events;
+  auto Record = [&](const VarDecl *Var, const Stmt *At, const Expr *Value) {
+    if (!Var || !Var->hasLocalStorage())
+      return;
+    Event E;
+    E.At = At;
+    E.End = At->getEndLoc();
+    if (Value)
+      reductionValue(Value, Var, Depth, E.Shuffle, E.HelperCall);
+    Events[Var].push_back(E);
+  };
+  forEachStmt(Body, [&](const Stmt *S) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D))
+          if (const Expr *Init = Var->getInit())
+            Record(Var, Init, Init);
+      return;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if (BO->isAssignmentOp())
+        Record(referencedVar(BO->getLHS()), BO, BO->getRHS());
+      return;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+        Record(referencedVar(UO->getSubExpr()), UO, nullptr);
+  });
+  for (auto &Entry : Events)
+    llvm::stable_sort(Entry.second, [&](const Event &A, const Event &B) {
+      return before(A.End, B.End);
+    });
+  return Events;
+}
+
+// A condition that only lane 0 of a warp can satisfy: `lane == 0`,
+// `threadIdx.x == 0`, `!lane`, a global thread id equal to 0.
+bool isLaneZeroTest(const Expr *Cond, bool Holds, const ASTContext &Ctx, unsigned Depth = 0) {
+  if (!Cond || Depth > 4)
+    return false;
+  Cond = stripValue(Cond);
+  auto IsPosition = [&](const Expr *E) {
+    E = stripValue(E);
+    if (isLaneId(E, Ctx) || isThreadIdxX(E, Ctx))
+      return true;
+    // blockIdx.x * blockDim.x + threadIdx.x is 0 only where threadIdx.x is.
+    if (const auto *Add = dyn_cast<BinaryOperator>(E))
+      return Add->getOpcode() == BO_Add &&
+             (isThreadIdxX(Add->getLHS(), Ctx) || isThreadIdxX(Add->getRHS(), Ctx));
+    if (const VarDecl *Var = referencedVar(E))
+      if (const Expr *Init = singleAssignmentInit(Var, Ctx))
+        if (const auto *Add = dyn_cast<BinaryOperator>(stripValue(Init)))
+          return Add->getOpcode() == BO_Add &&
+                 (isThreadIdxX(Add->getLHS(), Ctx) || isThreadIdxX(Add->getRHS(), Ctx));
+    return false;
+  };
+  auto IsZero = [&](const Expr *E) {
+    std::optional<int64_t> K = integerConstant(E, Ctx);
+    return K && *K == 0;
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond))
+    if (UO->getOpcode() == UO_LNot)
+      return isLaneZeroTest(UO->getSubExpr(), !Holds, Ctx, Depth + 1);
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond)) {
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (Op == BO_LAnd && Holds)
+      return isLaneZeroTest(BO->getLHS(), true, Ctx, Depth + 1) ||
+             isLaneZeroTest(BO->getRHS(), true, Ctx, Depth + 1);
+    if (Op == BO_LOr && !Holds)
+      return isLaneZeroTest(BO->getLHS(), false, Ctx, Depth + 1) ||
+             isLaneZeroTest(BO->getRHS(), false, Ctx, Depth + 1);
+    if ((Op == BO_EQ && Holds) || (Op == BO_NE && !Holds))
+      return (IsPosition(BO->getLHS()) && IsZero(BO->getRHS())) ||
+             (IsPosition(BO->getRHS()) && IsZero(BO->getLHS()));
+    // `lane < 1`
+    if (Op == BO_LT && Holds) {
+      std::optional<int64_t> K = integerConstant(BO->getRHS(), Ctx);
+      return K && *K == 1 && IsPosition(BO->getLHS());
+    }
+    return false;
+  }
+  // `if (lane) return;`: past it, lane is 0.
+  return !Holds && IsPosition(Cond);
+}
+
+bool Analyzer::onlyLaneZero(const Expr *Use) {
+  for (const Fact &F : factsAt(Use, Ctx))
+    if (isLaneZeroTest(F.Cond, F.Holds, Ctx))
+      return true;
+  return false;
+}
+
+// `__shfl_sync(mask, v, 0)` / `tile.shfl(v, 0)`: every lane gets lane 0's
+// value, the total.
+bool Analyzer::isBroadcastFromLaneZero(const Expr *Use) {
+  const Stmt *Cur = Use;
+  const Stmt *P = parentStmt(Use, Ctx);
+  while (P && isa<ImplicitCastExpr, ParenExpr>(P)) {
+    Cur = P;
+    P = parentStmt(P, Ctx);
+  }
+  const auto *Call = dyn_cast_or_null<CallExpr>(P);
+  if (!Call)
+    return false;
+  std::optional<CollectiveCall> C = recogniseCollective(Call);
+  if (!C || C->Intrinsic->Direction != ShuffleDirection::Index)
+    return false;
+  int ValueArg = C->Intrinsic->ValueArg, Source = C->Intrinsic->LaneOrDeltaArg;
+  if (ValueArg == NoArgument || Source == NoArgument ||
+      Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, Source)) ||
+      Call->getArg(ValueArg) != Cur)
+    return false;
+  std::optional<int64_t> Lane = integerConstant(Call->getArg(Source), Ctx);
+  return Lane && *Lane == 0 && shuffleSegmentWidth(Call, Ctx) == 32;
+}
+
+bool Analyzer::isWrite(const DeclRefExpr *Ref) {
+  const Stmt *P = parentStmt(Ref, Ctx);
+  while (P && isa<ParenExpr>(P))
+    P = parentStmt(P, Ctx);
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+    return BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == Ref;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
+    return UO->getOpcode() == UO_AddrOf;
+  return false;
+}
+
+std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
+  std::vector<LaneZeroTotalUse> Result;
+  const Stmt *Body = FD->getBody();
+  auto Events = collectEvents(Body, 0);
+  llvm::DenseMap<const Stmt *, bool> Reported; // one report per reduction event
+
+  // Uses of variables that hold a lane-0 total.
+  forEachStmt(Body, [&](const Stmt *S) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(S);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || isWrite(Ref))
+      return;
+    auto It = Events.find(Var);
+    if (It == Events.end())
+      return;
+    const Event *Last = nullptr;
+    for (const Event &E : It->second) {
+      if (contains(E.At, Ref) && E.Shuffle)
+        return; // a step of the reduction itself
+      if (before(E.End, Ref->getBeginLoc()))
+        Last = &E;
+    }
+    if (!Last || !Last->Shuffle || Reported.count(Last->At))
+      return;
+    const Stmt *P = parentStmt(Ref, Ctx);
+    while (P && isa<ImplicitCastExpr, ParenExpr>(P))
+      P = parentStmt(P, Ctx);
+    if (isa_and_nonnull<ReturnStmt>(P))
+      return; // judged where the caller uses it
+    if (isBroadcastFromLaneZero(Ref) || onlyLaneZero(Ref))
+      return;
+    Reported[Last->At] = true;
+    Result.push_back({Ref, Var, Last->Shuffle, Last->HelperCall});
+  });
+
+  // A helper's lane-0 result used directly (`out[i] = warpReduceSum(v) / n`).
+  forEachStmt(Body, [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee)
+      return;
+    const Stmt *P = parentStmt(Call, Ctx);
+    while (P && isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups>(P))
+      P = parentStmt(P, Ctx);
+    // Stored into a variable (judged above), returned, or discarded.
+    if (!P || isa<DeclStmt, ReturnStmt, CompoundStmt>(P))
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      if (BO->isAssignmentOp() && referencedVar(BO->getLHS()) &&
+          referencedVar(BO->getLHS())->hasLocalStorage())
+        return;
+    const CallExpr *Shuffle = returnedLaneZeroTotal(Callee, 0);
+    if (!Shuffle || isBroadcastFromLaneZero(Call) || onlyLaneZero(Call))
+      return;
+    Result.push_back({Call, nullptr, Shuffle, Call});
+  });
+  return Result;
+}
+
+} // namespace
+
+std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const FunctionDecl *FD, ASTContext &Ctx) {
+  if (!FD || !FD->hasBody())
+    return {};
+  return Analyzer(Ctx).run(FD);
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,178 @@
+// RUN: %check_warp_tidy %s warp-reduction-result-lane
+//
+// warp-reduction-result-lane: a __shfl_down_sync tree reduction leaves the
+// total in lane 0 only; the other lanes hold partial sums. Must-flag kernels
+// first, then must-stay-silent ones.
+
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+#define FULL 0xffffffffu
+
+__device__ float warpReduceSum(float v) {
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(FULL, v, off);
+  return v;
+}
+
+__device__ float warpAllReduceSum(float v) {
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_xor_sync(FULL, v, off);
+  return v;
+}
+
+// A block reduction: warp totals through shared memory, then warp 0 reduces
+// them. Thread 0 holds the block total.
+__device__ float blockReduceSum(float v) {
+  __shared__ float partial[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+  v = warpReduceSum(v);
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  v = lane < (blockDim.x + 31) / 32 ? partial[lane] : 0.0f;
+  if (warp == 0) v = warpReduceSum(v);
+  return v;
+}
+
+// ---------------------------------------------------------------- must flag
+
+// Every lane divides by the "total" (the real bug: per-atom force totals).
+__global__ void normaliseInline(const float *in, float *out) {
+  float x = in[threadIdx.x];
+  float sum = x;
+  for (int off = 16; off > 0; off /= 2)
+    sum += __shfl_down_sync(FULL, sum, off);
+  out[threadIdx.x] = x / sum;
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: 'sum' holds the total of a __shfl_down_sync tree reduction only in lane 0 (every other lane holds a partial sum of the lanes at and above it), but lanes other than lane 0 use it here; broadcast the total first ('__shfl_sync(mask, v, 0)'), reduce with __shfl_xor_sync so that every lane holds it, or use it only in lane 0 [warp-reduction-result-lane]
+  // CHECK-MESSAGES: :[[@LINE-3]]:12: note: the reduction moves values down towards lane 0 here
+}
+
+// Through the usual helper; the use is a store every lane makes.
+__global__ void meanThroughHelper(const float *in, float *out, int n) {
+  float x = in[blockIdx.x * blockDim.x + threadIdx.x];
+  float total = warpReduceSum(x);
+  float mean = total / n;
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'total' holds the total of a __shfl_down_sync tree reduction only in lane 0 {{.*}}[warp-reduction-result-lane]
+  // CHECK-MESSAGES: :[[@LINE-3]]:17: note: the value comes from this call, whose reduction leaves the total in lane 0
+  // CHECK-MESSAGES: :14:10: note: the reduction moves values down towards lane 0 here
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x - mean;
+}
+
+// An unrolled tree, max instead of sum, used in a branch every lane takes.
+__global__ void unrolledMax(const float *in, int *flags, float limit) {
+  float m = in[threadIdx.x];
+  m = fmaxf(m, __shfl_down_sync(FULL, m, 16));
+  m = fmaxf(m, __shfl_down_sync(FULL, m, 8));
+  m = fmaxf(m, __shfl_down_sync(FULL, m, 4));
+  m = fmaxf(m, __shfl_down_sync(FULL, m, 2));
+  m = fmaxf(m, __shfl_down_sync(FULL, m, 1));
+  if (m > limit)
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'm' holds the total of a __shfl_down_sync tree reduction only in lane 0 {{.*}}[warp-reduction-result-lane]
+    // CHECK-MESSAGES: :[[@LINE-3]]:16: note: the reduction moves values down towards lane 0 here
+    flags[threadIdx.x] = 1;
+}
+
+// The helper's result used directly by every thread, through two helpers.
+__global__ void blockTotalUsedEverywhere(const float *in, float *out) {
+  float x = in[blockIdx.x * blockDim.x + threadIdx.x];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x / blockReduceSum(x);
+  // CHECK-MESSAGES: :[[@LINE-1]]:52: warning: the result of this call holds the total of a __shfl_down_sync tree reduction only in lane 0 {{.*}}[warp-reduction-result-lane]
+  // CHECK-MESSAGES: :[[@LINE-2]]:52: note: the value comes from this call, whose reduction leaves the total in lane 0
+  // CHECK-MESSAGES: :14:10: note: the reduction moves values down towards lane 0 here
+}
+
+// Every lane writes its own partial to the warp's slot: which one lands is
+// undefined, and 31 of the 32 candidates are not the total.
+__global__ void everyLaneStores(const float *in, float *out) {
+  float v = warpReduceSum(in[threadIdx.x]);
+  out[threadIdx.x / 32] = v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: 'v' holds the total {{.*}}[warp-reduction-result-lane]
+  // CHECK-MESSAGES: :[[@LINE-3]]:13: note: the value comes from this call
+  // CHECK-MESSAGES: :14:10: note: the reduction moves values down
+}
+
+// A cooperative-groups tile's shfl_down tree: the same.
+__global__ void tileDownTree(const float *in, float *out) {
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+  float v = in[threadIdx.x];
+  for (int off = 16; off > 0; off /= 2)
+    v += tile.shfl_down(v, off);
+  out[threadIdx.x] = in[threadIdx.x] / v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:40: warning: 'v' holds the total {{.*}}[warp-reduction-result-lane]
+  // CHECK-MESSAGES: :[[@LINE-3]]:10: note: the reduction moves values down
+}
+
+// ---------------------------------------------------------- must stay silent
+
+// Only lane 0 consumes the total: guarded store, early exit, ?: arm.
+__global__ void laneZeroConsumes(const float *in, float *out, float *out2, float *out3) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float v = warpReduceSum(in[threadIdx.x]);
+  if (lane == 0) out[warp] = v;
+  float w = warpReduceSum(in[threadIdx.x] * 2.0f);
+  out2[threadIdx.x] = lane == 0 ? w : 0.0f;
+  float u = warpReduceSum(in[threadIdx.x] * 3.0f);
+  if (lane != 0)
+    return;
+  out3[warp] = u;
+}
+
+// A broadcast from lane 0, into the same variable or another one.
+__global__ void broadcastFirst(const float *in, float *out) {
+  float x = in[threadIdx.x];
+  float sum = warpReduceSum(x);
+  sum = __shfl_sync(FULL, sum, 0);
+  out[threadIdx.x] = x / sum;
+  float other = warpReduceSum(x * x);
+  float total = __shfl_sync(FULL, other, 0);
+  out[threadIdx.x] += total;
+}
+
+// An xor butterfly leaves the total in every lane; so does cg::reduce.
+__global__ void butterflies(const float *in, float *out) {
+  float x = in[threadIdx.x];
+  float sum = warpAllReduceSum(x);
+  out[threadIdx.x] = x / sum;
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+  float s = x;
+  for (int off = 16; off > 0; off /= 2)
+    s += tile.shfl_xor(s, off);
+  out[threadIdx.x] += s;
+}
+
+// The block total used by thread 0 only, then shared with the block.
+__global__ void blockTotalThreadZero(const float *in, float *out) {
+  __shared__ float total;
+  float x = in[blockIdx.x * blockDim.x + threadIdx.x];
+  float s = blockReduceSum(x);
+  if (threadIdx.x == 0) total = s;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x / total;
+}
+
+// A tree that stops at offset `lanes` leaves `lanes` results, in lanes
+// 0..lanes-1 (apex's reduce_block_into_lanes): those lanes may use them.
+__device__ float reduceIntoLanes(float v, int lanes, float *out) {
+  for (int i = 16; i >= lanes; i >>= 1)
+    v = v + __shfl_down_sync(FULL, v, i);
+  if (threadIdx.x < lanes) out[threadIdx.x] = v;
+  return v;
+}
+
+// An unrolled tree without its last step (offset 1) leaves two results.
+__global__ void twoResults(const float *in, float *out) {
+  float v = in[threadIdx.x];
+  v += __shfl_down_sync(FULL, v, 16);
+  v += __shfl_down_sync(FULL, v, 8);
+  v += __shfl_down_sync(FULL, v, 4);
+  v += __shfl_down_sync(FULL, v, 2);
+  if (threadIdx.x < 2) out[threadIdx.x] = v;
+}
+
+// Not a tree: one shuffle down by a single offset (neighbour difference),
+// and a down shuffle whose offsets grow (a suffix scan, another check's).
+__global__ void notTrees(const float *in, float *out) {
+  float x = in[threadIdx.x];
+  float next = __shfl_down_sync(FULL, x, 1);
+  out[threadIdx.x] = next - x;
+}
