@@ -23,7 +23,7 @@ TermRef TermBuilder::make(Term T) {
   if (T.isConst())
     T.Value = maskTo(T.Value, T.Width);
   auto Key = std::make_tuple(static_cast<uint8_t>(T.Op), T.Width, T.Value, T.Id,
-                             T.KnownZeroBits, T.Ops);
+                             T.KnownZeroBits * 2 + (T.NoSignedWrap ? 1 : 0), T.Ops);
   // (Uniform leaves are unique by Id, so UpperBound needs no place in the key.)
   auto It = Unique.find(Key);
   if (It != Unique.end())
@@ -117,7 +117,7 @@ TermRef TermBuilder::ite(TermRef C, TermRef A, TermRef B) {
   return make(std::move(T));
 }
 
-TermRef TermBuilder::binary(TermOp Op, TermRef L, TermRef R) {
+TermRef TermBuilder::binary(TermOp Op, TermRef L, TermRef R, bool NoSignedWrap) {
   // Shift amounts and mismatched operands are brought to the left's width
   // (the translation already applied C's usual conversions elsewhere).
   if (R->Width != L->Width)
@@ -155,6 +155,8 @@ TermRef TermBuilder::binary(TermOp Op, TermRef L, TermRef R) {
   }
   Term T(Op, Width);
   T.Ops = {L, R};
+  T.NoSignedWrap =
+      NoSignedWrap && (Op == TermOp::Add || Op == TermOp::Sub || Op == TermOp::Mul);
   return make(std::move(T));
 }
 
@@ -255,6 +257,17 @@ struct Evaluator {
   explicit Evaluator(const LaneValues &Lane) : Lane(Lane) {}
   const LaneValues &Lane;
   llvm::DenseMap<TermRef, uint64_t> Memo;
+  bool Undefined = false;
+
+  /// Whether a signed operation of width \p W overflowed.
+  static bool overflows(TermOp Op, int64_t A, int64_t B, unsigned W) {
+    if (W >= 64)
+      return false; // not modelled at 64 bits
+    __int128 R = Op == TermOp::Add ? (__int128)A + B : Op == TermOp::Sub ? (__int128)A - B
+                                                                           : (__int128)A * B;
+    __int128 Min = -((__int128)1 << (W - 1)), Max = ((__int128)1 << (W - 1)) - 1;
+    return R < Min || R > Max;
+  }
 
   uint64_t leaf(const Term &T) {
     switch (T.Op) {
@@ -296,6 +309,8 @@ struct Evaluator {
       return maskTo(static_cast<uint64_t>(signedOf(A, AW)), W);
     uint64_t B = eval(T->Ops[1]);
     int64_t SA = signedOf(A, AW), SB = signedOf(B, AW);
+    if (T->NoSignedWrap && overflows(T->Op, SA, SB, W))
+      Undefined = true;
     switch (T->Op) {
     case TermOp::Add: return maskTo(A + B, W);
     case TermOp::Sub: return maskTo(A - B, W);
@@ -329,9 +344,12 @@ struct Evaluator {
 };
 } // namespace
 
-uint64_t evaluate(TermRef T, const LaneValues &Lane) {
+uint64_t evaluate(TermRef T, const LaneValues &Lane, bool *Undefined) {
   Evaluator E(Lane);
-  return E.eval(T);
+  uint64_t R = E.eval(T);
+  if (Undefined)
+    *Undefined = E.Undefined;
+  return R;
 }
 
 static const char *opName(TermOp Op) {

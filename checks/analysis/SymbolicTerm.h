@@ -66,6 +66,9 @@ struct Term {
   unsigned KnownZeroBits = 0;///< Uniform: low bits known to be zero
   uint64_t UpperBound = 0;   ///< Uniform: unsigned upper bound (0: none)
   bool LaneDependent = false;///< depends on the thread's position or a per-lane leaf
+  /// Add/Sub/Mul of a signed C type: overflow is undefined behaviour, so an
+  /// execution where it wraps is not one the program has.
+  bool NoSignedWrap = false;
   llvm::SmallVector<const Term *, 3> Ops;
 
   bool isConst() const { return Op == TermOp::Const; }
@@ -87,7 +90,7 @@ public:
   TermRef perLane(const void *Key, unsigned Width, const void *Point = nullptr);
   TermRef freshPerLane(unsigned Width);
 
-  TermRef binary(TermOp Op, TermRef L, TermRef R);
+  TermRef binary(TermOp Op, TermRef L, TermRef R, bool NoSignedWrap = false);
   TermRef unary(TermOp Op, TermRef X); ///< Not
   TermRef cast(TermRef X, unsigned Width, bool Signed); ///< ext/trunc as needed
   TermRef ite(TermRef C, TermRef A, TermRef B);
@@ -122,8 +125,10 @@ struct LaneValues {
   std::function<uint64_t(const Term &)> Leaf;
 };
 
-/// Evaluates \p T (C semantics; division by zero gives 0).
-uint64_t evaluate(TermRef T, const LaneValues &Lane);
+/// Evaluates \p T (C semantics; division by zero gives 0). When
+/// \p Undefined is given, it is set if a NoSignedWrap operation overflowed
+/// (the evaluation is then not an execution of the program).
+uint64_t evaluate(TermRef T, const LaneValues &Lane, bool *Undefined = nullptr);
 
 void printTerm(TermRef T, llvm::raw_ostream &OS);
 

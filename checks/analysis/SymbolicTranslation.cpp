@@ -211,13 +211,15 @@ TermRef SymbolicTranslator::binaryOperator(const Expr *E, unsigned Width) {
   }
   TermRef A = Terms.cast(translate(L), Width, Signed);
   TermRef B = Terms.cast(translate(R), Width, isSigned(R->getType()));
+  // Signed overflow is undefined: the model need not consider it.
+  bool NoWrap = isSigned(BO->getType());
   switch (Op) {
-  case BO_Add: return Terms.binary(TermOp::Add, A, B);
-  case BO_Sub: return Terms.binary(TermOp::Sub, A, B);
+  case BO_Add: return Terms.binary(TermOp::Add, A, B, NoWrap);
+  case BO_Sub: return Terms.binary(TermOp::Sub, A, B, NoWrap);
   case BO_Mul:
     if (TermRef Base = blockBase(L, R, Width))
       return Base;
-    return Terms.binary(TermOp::Mul, A, B);
+    return Terms.binary(TermOp::Mul, A, B, NoWrap);
   case BO_Div: return Terms.binary(Signed ? TermOp::SDiv : TermOp::UDiv, A, B);
   case BO_Rem: return Terms.binary(Signed ? TermOp::SRem : TermOp::URem, A, B);
   case BO_Shl: return Terms.binary(TermOp::Shl, A, B);

@@ -1289,7 +1289,10 @@ struct FunctionUniformity::Impl {
             return nullptr;
           Zeros = TermBuilder::knownZeroBits(StepTerm, P.Opts.AssumeWarpAlignedBlocks);
         }
-        Value = Terms.binary(TermOp::Add, Value, Terms.uniform(At, W, Zeros, Point));
+        // Every step of a signed variable is an add without overflow (C), so
+        // the initial value plus their sum does not overflow either.
+        Value = Terms.binary(TermOp::Add, Value, Terms.uniform(At, W, Zeros, Point),
+                             V->getType()->isSignedIntegerOrEnumerationType());
       }
       return Value;
     }

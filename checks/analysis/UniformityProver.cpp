@@ -194,11 +194,19 @@ bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) 
         UniformValues[Leaf->Id] = V;
       }
     uint64_t GroupValue = 0;
-    for (unsigned Lane = 0; Lane < 32; ++Lane) {
+    bool Undefined = false;
+    llvm::SmallVector<uint64_t, 32> Values;
+    for (unsigned Lane = 0; Lane < 32 && !Undefined; ++Lane) {
       uint64_t Linear = W.Warp * 32 + Lane;
       if (Linear >= Threads)
         break; // a partial last warp: these lanes do not exist
-      uint64_t Value = evaluate(T, LaneAt(Lane));
+      Values.push_back(evaluate(T, LaneAt(Lane), &Undefined));
+    }
+    // A signed overflow in some lane: not an execution the program has.
+    if (Undefined)
+      continue;
+    for (unsigned Lane = 0; Lane < Values.size(); ++Lane) {
+      uint64_t Value = Values[Lane];
       if (Lane % GroupSize == 0)
         GroupValue = Value;
       else if (Value != GroupValue)
@@ -280,6 +288,10 @@ struct Lowering {
   bool Aligned;
   llvm::DenseMap<TermRef, llvm::SMTExprRef> Memo;
 
+  /// Inside an arm of a select the operation may not be evaluated, so its
+  /// undefined overflow says nothing about the execution.
+  unsigned InsideSelectArm = 0;
+
   llvm::SMTExprRef lower(TermRef T) {
     auto It = Memo.find(T);
     if (It != Memo.end())
@@ -287,6 +299,28 @@ struct Lowering {
     llvm::SMTExprRef R = compute(T);
     Memo[T] = R;
     return R;
+  }
+
+  /// The execution has no signed overflow in \p T (C: undefined behaviour).
+  void assumeNoSignedWrap(TermRef T, const llvm::SMTExprRef &A, const llvm::SMTExprRef &B) {
+    if (!T->NoSignedWrap || InsideSelectArm || T->Width >= 64)
+      return;
+    switch (T->Op) {
+    case TermOp::Add:
+      S.addConstraint(S.mkBVAddNoOverflow(A, B, true));
+      S.addConstraint(S.mkBVAddNoUnderflow(A, B));
+      break;
+    case TermOp::Sub:
+      S.addConstraint(S.mkBVSubNoOverflow(A, B));
+      S.addConstraint(S.mkBVSubNoUnderflow(A, B, true));
+      break;
+    case TermOp::Mul:
+      S.addConstraint(S.mkBVMulNoOverflow(A, B, true));
+      S.addConstraint(S.mkBVMulNoUnderflow(A, B));
+      break;
+    default:
+      break;
+    }
   }
 
   llvm::SMTExprRef compute(TermRef T) {
@@ -317,9 +351,13 @@ struct Lowering {
       return Z.alignedSymbol("a" + std::to_string(Id->second), W,
                              TermBuilder::knownZeroBits(T, Aligned));
     }
-    if (T->Op == TermOp::Ite)
-      return S.mkIte(S.mkEqual(lower(T->Ops[0]), Z.bv(1, 1)), lower(T->Ops[1]),
-                     lower(T->Ops[2]));
+    if (T->Op == TermOp::Ite) {
+      llvm::SMTExprRef C = lower(T->Ops[0]);
+      ++InsideSelectArm;
+      llvm::SMTExprRef A = lower(T->Ops[1]), B = lower(T->Ops[2]);
+      --InsideSelectArm;
+      return S.mkIte(S.mkEqual(C, Z.bv(1, 1)), A, B);
+    }
     llvm::SMTExprRef A = lower(T->Ops[0]);
     switch (T->Op) {
     case TermOp::Not: return S.mkBVNot(A);
@@ -329,6 +367,7 @@ struct Lowering {
     default: break;
     }
     llvm::SMTExprRef B = lower(T->Ops[1]);
+    assumeNoSignedWrap(T, A, B);
     switch (T->Op) {
     case TermOp::Add: return S.mkBVAdd(A, B);
     case TermOp::Sub: return S.mkBVSub(A, B);
@@ -459,7 +498,7 @@ static void canonicalKey(TermRef T, llvm::DenseMap<TermRef, unsigned> &Numbers,
   }
   unsigned N = Numbers.size();
   Numbers[T] = N;
-  OS << '(' << static_cast<unsigned>(T->Op) << ':' << T->Width;
+  OS << '(' << static_cast<unsigned>(T->Op) << ':' << T->Width << (T->NoSignedWrap ? "n" : "");
   if (T->isConst())
     OS << '=' << T->Value;
   if (T->Op == TermOp::Uniform)
