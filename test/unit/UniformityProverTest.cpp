@@ -1,0 +1,125 @@
+//===--- UniformityProverTest.cpp - Terms and the warp-uniformity prover --===//
+//
+// The pieces under the uniformity analysis's "can two lanes disagree?"
+// question, without clang: terms built by hand, answers checked against what
+// the warp model says.
+
+#include "analysis/SymbolicTerm.h"
+#include "analysis/UniformityProver.h"
+#include "gtest/gtest.h"
+
+using namespace warp_tidy;
+
+namespace {
+
+struct Terms {
+  TermBuilder B;
+  TermRef c(uint64_t V, unsigned W = 32) { return B.constant(V, W); }
+  TermRef tidX() { return B.threadIndex(TermOp::ThreadX); }
+  TermRef tidY() { return B.threadIndex(TermOp::ThreadY); }
+  TermRef dimX() { return B.threadIndex(TermOp::BlockDimX); }
+  TermRef op(TermOp Op, TermRef L, TermRef R, bool NoWrap = false) {
+    return B.binary(Op, L, R, NoWrap);
+  }
+};
+
+TEST(SymbolicTerm, FoldsConstantsAndHashConses) {
+  Terms T;
+  EXPECT_EQ(T.op(TermOp::Add, T.c(3), T.c(4)), T.c(7));
+  EXPECT_EQ(T.op(TermOp::SDiv, T.c(static_cast<uint64_t>(-7) & 0xffffffffu), T.c(2)),
+            T.c(static_cast<uint64_t>(-3) & 0xffffffffu)); // C truncates towards zero
+  TermRef A = T.op(TermOp::And, T.tidX(), T.c(31));
+  EXPECT_EQ(A, T.op(TermOp::And, T.tidX(), T.c(31)));
+  EXPECT_TRUE(A->LaneDependent);
+  EXPECT_FALSE(T.B.uniform(&T, 32)->LaneDependent);
+}
+
+TEST(SymbolicTerm, KnownZeroBitsOfRoundedBounds) {
+  Terms T;
+  TermRef N = T.B.uniform(&T, 32);
+  EXPECT_EQ(TermBuilder::knownZeroBits(T.op(TermOp::Mul, T.op(TermOp::SDiv, N, T.c(8)), T.c(8))),
+            3u);
+  EXPECT_EQ(TermBuilder::knownZeroBits(T.op(TermOp::And, N, T.c(~7u))), 3u);
+  EXPECT_EQ(TermBuilder::knownZeroBits(T.op(TermOp::Sub, N, T.op(TermOp::SRem, N, T.c(8)))), 3u);
+  EXPECT_EQ(TermBuilder::knownZeroBits(T.dimX(), /*AlignedBlocks=*/true), 5u);
+  EXPECT_EQ(TermBuilder::knownZeroBits(T.dimX(), /*AlignedBlocks=*/false), 0u);
+}
+
+TEST(SymbolicTerm, SignedDivisionOfNonNegativeBecomesShift) {
+  Terms T;
+  // threadIdx.x is at most 1023, so (int)threadIdx.x / 8 is a shift.
+  TermRef D = T.op(TermOp::SDiv, T.tidX(), T.c(8));
+  EXPECT_EQ(D->Op, TermOp::LShr);
+  // An unbounded value keeps its signed division.
+  EXPECT_EQ(T.op(TermOp::SDiv, T.B.uniform(&T, 32), T.c(8))->Op, TermOp::SDiv);
+}
+
+TEST(SymbolicTerm, EvaluationFlagsSignedOverflow) {
+  Terms T;
+  TermRef Sum = T.op(TermOp::Add, T.B.uniform(&T, 32), T.c(1), /*NoWrap=*/true);
+  LaneValues V;
+  V.Leaf = [](const Term &) -> uint64_t { return 0x7fffffff; };
+  bool Undefined = false;
+  EXPECT_EQ(evaluate(Sum, V, &Undefined), 0x80000000u);
+  EXPECT_TRUE(Undefined);
+}
+
+TEST(UniformityProver, LaneComparisonDisagreesBySampling) {
+  Terms T;
+  UniformityProver P(/*WarpAlignedBlocks=*/true);
+  TermRef Lane0 = T.op(TermOp::Eq, T.op(TermOp::And, T.tidX(), T.c(31)), T.c(0));
+  EXPECT_EQ(P.sameInGroup(Lane0), UniformityProver::Answer::Varying);
+  EXPECT_EQ(P.stats().SampledVarying, 1u);
+  EXPECT_EQ(P.stats().SolverQueries, 0u);
+}
+
+TEST(UniformityProver, WarpIndexAndRoundedGroupBoundAreUniform) {
+  Terms T;
+  UniformityProver P(true);
+  EXPECT_EQ(P.sameInGroup(T.op(TermOp::LShr, T.tidX(), T.c(5))),
+            UniformityProver::Answer::Uniform);
+  // g = (base + tid.x) >> 2 with base a multiple of 32; g < n / 8 * 8.
+  TermRef Base = T.B.uniform(&T, 32, 5, nullptr, (1u << 31) - 1024);
+  TermRef G = T.op(TermOp::AShr, T.op(TermOp::Add, Base, T.tidX()), T.c(2));
+  TermRef N = T.B.uniform(&P, 32);
+  TermRef Rounded8 = T.op(TermOp::Mul, T.op(TermOp::SDiv, N, T.c(8)), T.c(8));
+  TermRef Rounded4 = T.op(TermOp::Mul, T.op(TermOp::SDiv, N, T.c(4)), T.c(4));
+  EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLt, G, Rounded8)), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLt, G, Rounded4)), UniformityProver::Answer::Varying);
+  // The same bound splits 8-lane groups? No: 4 rounded groups of 4 lanes
+  // are 16 lanes, a multiple of 8 lanes.
+  EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLt, G, Rounded4), 8), UniformityProver::Answer::Uniform);
+}
+
+TEST(UniformityProver, LinearisedIdIsTheHardwareWarpInAnyBlockShape) {
+  Terms T;
+  UniformityProver General(/*WarpAlignedBlocks=*/false);
+  // (x + Dx * (y + Dy * z)) / 32 is the warp whatever blockDim.x is.
+  TermRef Z = T.B.threadIndex(TermOp::ThreadZ), Dy = T.B.threadIndex(TermOp::BlockDimY);
+  TermRef Linear = T.op(TermOp::Add, T.tidX(),
+                        T.op(TermOp::Mul, T.dimX(),
+                             T.op(TermOp::Add, T.tidY(), T.op(TermOp::Mul, Dy, Z))));
+  EXPECT_EQ(General.sameInGroup(T.op(TermOp::LShr, Linear, T.c(5))),
+            UniformityProver::Answer::Uniform);
+  // Without z it is the warp only in 2-D blocks: a 16x3x2 block puts rows of
+  // both z layers into warp 1.
+  TermRef Planar = T.op(TermOp::Add, T.tidX(), T.op(TermOp::Mul, T.dimX(), T.tidY()));
+  EXPECT_EQ(General.sameInGroup(T.op(TermOp::LShr, Planar, T.c(5))),
+            UniformityProver::Answer::Varying);
+  // threadIdx.x / 32 alone is the warp only when blocks are 32-aligned.
+  EXPECT_EQ(General.sameInGroup(T.op(TermOp::LShr, T.tidX(), T.c(5))),
+            UniformityProver::Answer::Varying);
+}
+
+TEST(UniformityProver, AnswersAreCachedByShapeNotByName) {
+  Terms T;
+  UniformityProver P(true);
+  TermRef A = T.op(TermOp::SLt, T.tidX(), T.B.uniform(&T, 32));
+  TermRef B = T.op(TermOp::SLt, T.tidX(), T.B.uniform(&P, 32));
+  ASSERT_NE(A, B);
+  EXPECT_EQ(P.sameInGroup(A), UniformityProver::Answer::Varying);
+  EXPECT_EQ(P.sameInGroup(B), UniformityProver::Answer::Varying);
+  EXPECT_EQ(P.stats().CacheHits, 1u);
+}
+
+} // namespace
