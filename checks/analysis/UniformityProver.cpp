@@ -119,7 +119,10 @@ static SampledWarp drawWarp(std::mt19937_64 &Rng, bool Aligned) {
   uint64_t RestZ = std::min<uint64_t>(64, 1024 / (S.Dx * S.Dy));
   S.Dz = RestZ && Rng() % 3 == 0 ? 1 + Rng() % RestZ : 1;
   uint64_t Threads = S.Dx * S.Dy * S.Dz;
-  S.Warp = Rng() % ((Threads + 31) / 32);
+  // Conditions on small thread indices (`tid / 8 == 0`) only split the
+  // first warps: draw those often.
+  S.Warp = Rng() % 3 == 0 ? Rng() % 2 : Rng() % ((Threads + 31) / 32);
+  S.Warp = std::min(S.Warp, (Threads + 31) / 32 - 1);
   return S;
 }
 
@@ -132,15 +135,45 @@ static void collectThresholds(TermRef T, llvm::DenseSet<TermRef> &Seen,
     return;
   if (T->Op >= TermOp::Eq && T->Op <= TermOp::SLe) {
     for (int Side = 0; Side < 2; ++Side) {
-      TermRef Leaf = T->Ops[Side], Other = T->Ops[1 - Side];
-      while (Leaf->Op == TermOp::ZExt || Leaf->Op == TermOp::SExt || Leaf->Op == TermOp::Trunc)
-        Leaf = Leaf->Ops[0];
-      if (Leaf->Op == TermOp::Uniform && Other->LaneDependent)
-        Out.push_back({Leaf, Other});
+      TermRef Threshold = T->Ops[Side], Other = T->Ops[1 - Side];
+      if (!Threshold->LaneDependent && !Threshold->isConst() && Other->LaneDependent)
+        Out.push_back({Threshold, Other});
     }
   }
   for (TermRef O : T->Ops)
     collectThresholds(O, Seen, Out);
+}
+
+/// Sets uniform leaves of the lane-independent term \p T so that it
+/// evaluates to \p Target (through sums, differences, casts and the taken
+/// arm of a select); leaves with known zero bits or bounds are left alone.
+static bool steer(TermRef T, uint64_t Target, llvm::DenseMap<unsigned, uint64_t> &Values,
+                  const LaneValues &Eval, unsigned Depth = 0) {
+  if (Depth > 8)
+    return false;
+  Target = maskTo(Target, T->Width);
+  switch (T->Op) {
+  case TermOp::Uniform:
+    if (T->KnownZeroBits || T->UpperBound)
+      return false;
+    Values[T->Id] = Target;
+    return true;
+  case TermOp::ZExt:
+  case TermOp::SExt:
+  case TermOp::Trunc:
+    return steer(T->Ops[0], Target, Values, Eval, Depth + 1);
+  case TermOp::Add:
+    return steer(T->Ops[0], Target - evaluate(T->Ops[1], Eval), Values, Eval, Depth + 1) ||
+           steer(T->Ops[1], Target - evaluate(T->Ops[0], Eval), Values, Eval, Depth + 1);
+  case TermOp::Sub:
+    return steer(T->Ops[0], Target + evaluate(T->Ops[1], Eval), Values, Eval, Depth + 1) ||
+           steer(T->Ops[1], evaluate(T->Ops[0], Eval) - Target, Values, Eval, Depth + 1);
+  case TermOp::Ite:
+    return steer(evaluate(T->Ops[0], Eval) ? T->Ops[1] : T->Ops[2], Target, Values, Eval,
+                 Depth + 1);
+  default:
+    return false;
+  }
 }
 
 bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) {
@@ -185,13 +218,10 @@ bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) 
     // Every other sample puts thresholds where the lanes are: the value the
     // other side has in some lane of this warp, give or take one.
     if (S % 2 == 1)
-      for (auto [Leaf, Other] : Thresholds) {
+      for (auto [Threshold, Other] : Thresholds) {
         uint64_t Lanes = std::min<uint64_t>(32, Threads - W.Warp * 32);
         uint64_t At = evaluate(Other, LaneAt(Rng() % Lanes));
-        uint64_t V = maskTo(At + (Rng() % 3) - 1, Leaf->Width);
-        if (Leaf->KnownZeroBits || (Leaf->UpperBound && V > Leaf->UpperBound))
-          continue; // keep the leaf's known facts
-        UniformValues[Leaf->Id] = V;
+        steer(Threshold, At + (Rng() % 3) - 1, UniformValues, LaneAt(0));
       }
     uint64_t GroupValue = 0;
     bool Undefined = false;
@@ -269,6 +299,19 @@ static bool hasNonlinearOp(TermRef T, llvm::DenseMap<TermRef, bool> &Memo) {
   return R;
 }
 
+/// Multiplication, division or remainder anywhere in \p T.
+static bool hasDivision(TermRef T, llvm::DenseMap<TermRef, bool> &Memo) {
+  auto It = Memo.find(T);
+  if (It != Memo.end())
+    return It->second;
+  bool R = T->Op == TermOp::Mul || T->Op == TermOp::UDiv || T->Op == TermOp::SDiv ||
+           T->Op == TermOp::URem || T->Op == TermOp::SRem;
+  for (TermRef O : T->Ops)
+    R = R || hasDivision(O, Memo);
+  Memo[T] = R;
+  return R;
+}
+
 namespace {
 /// Writes one lane's copy of a term in the solver's language.
 struct Lowering {
@@ -285,6 +328,7 @@ struct Lowering {
   const Lane &L;
   const llvm::SMTExprRef &Dx, &Dy, &Dz;
   llvm::DenseMap<TermRef, bool> &Nonlinear;
+  llvm::DenseMap<TermRef, bool> Divisions;
   bool Aligned;
   llvm::DenseMap<TermRef, llvm::SMTExprRef> Memo;
 
@@ -345,7 +389,13 @@ struct Lowering {
     default:
       break;
     }
-    if (!T->LaneDependent && hasNonlinearOp(T, Nonlinear)) {
+    // Lane-independent arithmetic the solver handles badly: nonlinear terms,
+    // and rounded bounds (`(x / 8) * 8`, `x - x % 8`) whose only use is
+    // their alignment. Keeping the known zero bits keeps what the question
+    // needs (a bound that is a multiple of 8 never splits an 8-lane group).
+    if (!T->LaneDependent &&
+        (hasNonlinearOp(T, Nonlinear) ||
+         (hasDivision(T, Divisions) && TermBuilder::knownZeroBits(T, Aligned) > 0))) {
       auto [Id, New] = Z.AbstractIds.try_emplace(T, Z.AbstractIds.size());
       (void)New;
       return Z.alignedSymbol("a" + std::to_string(Id->second), W,
@@ -404,7 +454,7 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
   S.reset();
   // Deterministic effort bound first (machine load must not change answers),
   // wall-clock bound as a backstop.
-  S.setUnsignedParam("rlimit", 400000);
+  S.setUnsignedParam("rlimit", 4000000);
   S.setUnsignedParam("timeout", 2000);
   Z3->AbstractIds.clear();
   Solver &Z = *Z3;
@@ -528,7 +578,8 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
   }
   const std::string Key = OS.str();
   Answer A;
-  if (samplingFindsDisagreement(T, GroupSize)) {
+  bool Sampled = samplingFindsDisagreement(T, GroupSize);
+  if (Sampled) {
     ++Stats.SampledVarying;
     A = Answer::Varying;
   } else {
@@ -538,7 +589,7 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
   if (getenv("WARP_TIDY_DEBUG_PROVER")) {
     llvm::errs() << "prover: group " << GroupSize << " "
                  << (A == Answer::Uniform ? "uniform" : A == Answer::Varying ? "varying" : "unknown")
-                 << ": ";
+                 << (Sampled ? " (sampled)" : " (solver)") << ": ";
     printTerm(T, llvm::errs());
     llvm::errs() << "\n";
   }
