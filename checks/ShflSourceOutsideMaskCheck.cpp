@@ -106,6 +106,10 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
                      !Cache.containsCollective(HelperCall->getDirectCallee())))
     return;
   const FunctionUniformity *Analysis = Fn ? Cache.analysis(Fn) : nullptr;
+  // A shuffle in a branch that folds to false in this instantiation is never
+  // compiled (its offsets and masks may not even be meaningful there).
+  if (Analysis && Analysis->provablyUnreachable(Call))
+    return;
   std::optional<ShuffleSourceFinding> F =
       HelperCall ? analyzeHelperShuffleSource(HelperCall, Ctx, Analysis, Cache)
                  : analyzeShuffleSource(Call, Ctx, Analysis);

@@ -2184,6 +2184,11 @@ LaneSet FunctionUniformity::mayReach(const Stmt *S) const {
   return B ? P->May[B->getBlockID()] : LaneSet::none();
 }
 
+bool FunctionUniformity::provablyUnreachable(const Stmt *S) const {
+  const CFGBlock *B = blockFor(*P, S);
+  return B && P->May[B->getBlockID()].isEmpty();
+}
+
 llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::divergenceAt(const Stmt *S) const {
   const CFGBlock *B = blockFor(*P, S);
   if (!B)

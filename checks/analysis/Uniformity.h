@@ -164,6 +164,10 @@ public:
   /// Lanes that surely / possibly reach \p S (all lanes at entry).
   LaneSet mustReach(const clang::Stmt *S) const;
   LaneSet mayReach(const clang::Stmt *S) const;
+  /// True when \p S is in this function's CFG but no lane reaches it: a branch
+  /// whose condition folds to false (e.g. `if (64 <= 32)` in one template
+  /// instance) is never compiled into the program.
+  bool provablyUnreachable(const clang::Stmt *S) const;
   /// Divergent conditions \p S is control dependent on (innermost first),
   /// early exits included.
   llvm::SmallVector<DivergenceSource, 2> divergenceAt(const clang::Stmt *S) const;

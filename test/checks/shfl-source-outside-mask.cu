@@ -183,3 +183,17 @@ __global__ void unknowable(int *out, int v, int d, unsigned m) {
     out[lane] += __shfl_down_sync(m, v, 8);
   }
 }
+
+// A branch that folds to false in one instantiation is never compiled: its
+// shuffle is not judged there. (FasterTransformer's attention template, in
+// its 256-wide instance, has `if (64 <= 32)` around a mask that only makes
+// sense for the instances that compile the branch.)
+template <int Lanes> __global__ void foldedBranch(int *out, int v) {
+  const int lane = threadIdx.x & 31;
+  if (Lanes <= 32) {
+    constexpr unsigned Mask = Lanes > 32 ? 0x7fffffffu : 0xffffffffu;
+    out[lane] = __shfl_down_sync(Mask, v, 16);
+  }
+}
+template __global__ void foldedBranch<64>(int *, int);
+template __global__ void foldedBranch<32>(int *, int);
