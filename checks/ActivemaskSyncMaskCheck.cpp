@@ -42,16 +42,8 @@ static const CallExpr *findActivemask(const Expr *E, unsigned Depth = 0) {
     E = Default->getExpr()->IgnoreParenImpCasts();
   if (isActivemaskCall(E))
     return cast<CallExpr>(E);
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *Def = nullptr;
-    if (const FunctionDecl *Callee = Call->getDirectCallee())
-      Callee->hasBody(Def);
-    const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
-    if (Body && Body->size() == 1)
-      if (const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front()))
-        return findActivemask(Ret->getRetValue(), Depth + 1);
-    return nullptr;
-  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return findActivemask(onlyReturnedExpr(Call->getDirectCallee()), Depth + 1);
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
       if (const CallExpr *Found = findActivemask(CE, Depth + 1))

@@ -72,6 +72,17 @@ bool isInDiscardedBranch(const Stmt *S, ASTContext &Ctx) {
   return false;
 }
 
+const Expr *onlyReturnedExpr(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
 void forEachStmt(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
   if (!S)
     return;

@@ -43,6 +43,10 @@ const clang::Stmt *discardedBranch(const clang::Stmt *S);
 /// True when \p S lies inside a branch that discardedBranch() names.
 bool isInDiscardedBranch(const clang::Stmt *S, clang::ASTContext &Ctx);
 
+/// The expression \p FD's definition only returns (`{ return threadIdx.x & 31; }`),
+/// or null when the function has no body or its body is anything more.
+const clang::Expr *onlyReturnedExpr(const clang::FunctionDecl *FD);
+
 /// Calls \p Fn on \p S and every statement below it, pre-order, skipping
 /// discarded `if constexpr` branches.
 void forEachStmt(const clang::Stmt *S, const std::function<void(const clang::Stmt *)> &Fn);

@@ -67,16 +67,6 @@ static const FunctionDecl *definitionOf(const FunctionDecl *FD) {
   return Def;
 }
 
-/// The expression a helper only returns (`return threadIdx.x & 31;`), or null
-/// when its body is anything more.
-static const Expr *singleReturnExpr(const FunctionDecl *Def) {
-  const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
-  if (!Body || Body->size() != 1)
-    return nullptr;
-  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
-  return Ret ? Ret->getRetValue() : nullptr;
-}
-
 static std::optional<long long> constantValue(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent() || E->isTypeDependent())
     return std::nullopt;
@@ -1322,7 +1312,7 @@ struct FunctionUniformity::Impl {
       const FunctionDecl *Def = definitionOf(Callee);
       if (!Def || Inlining > 3 || isInSystemHeader(Def, P.Ctx))
         return nullptr;
-      const Expr *Returned = singleReturnExpr(Def);
+      const Expr *Returned = onlyReturnedExpr(Def);
       if (!Returned)
         return nullptr;
       llvm::DenseMap<const ParmVarDecl *, TermRef> Saved = Bindings;
@@ -1457,7 +1447,7 @@ struct FunctionUniformity::Impl {
       // (`laneId()`) is that value.
       if (const FunctionDecl *Def = definitionOf(Call->getDirectCallee()))
         if (Def->getNumParams() == 0 && !isa<CXXMethodDecl>(Def) && Def != FD)
-          if (const Expr *Returned = singleReturnExpr(Def)) {
+          if (const Expr *Returned = onlyReturnedExpr(Def)) {
             IndexForm Inner = indexForm(Returned, S, Depth + 1);
             if (Inner.Kind == IndexForm::Lane || Inner.Kind == IndexForm::ThreadX ||
                 Inner.Kind == IndexForm::Constant)
