@@ -11,6 +11,14 @@
 //   Impl::indexForm()    recognises lane ids, threadIdx.x (+ warp-aligned
 //                        offsets) and warp indices, for lane sets and for
 //                        "threadIdx.x / 32 is uniform".
+//   Impl::provedUniform() where the taint calls a branch condition
+//                        thread-varying, writes it as a term (SymbolicView
+//                        tells the translator what locals, induction
+//                        variables and helpers stand for) and asks the
+//                        UniformityProver whether two lanes of one warp (or
+//                        N-lane tile) can disagree on it.
+//   Impl::butterflyResults() full xor butterflies, whose result every lane
+//                        holds alike.
 //
 //===----------------------------------------------------------------------===//
 
