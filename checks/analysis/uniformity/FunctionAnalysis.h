@@ -119,7 +119,7 @@ struct FunctionUniformity::Impl {
   using State = std::vector<ValueDeps>;
   std::vector<State> In;                  // by block ID
   std::vector<ValueDeps> BranchDeps;      // condition deps by block ID
-  std::vector<const clang::Expr *> BranchCond;   // by block ID
+  std::vector<const clang::Expr *> BranchCond; // by block ID
   llvm::BitVector Divergent;              // branch blocks with varying condition
   llvm::BitVector ExitKind;               // ... whose lanes never rejoin
   std::vector<llvm::BitVector> Controls;  // transitive control dependences
@@ -128,11 +128,11 @@ struct FunctionUniformity::Impl {
   std::vector<CollectiveSite> Sites;
   FunctionSummary Summary;
 
-  //--- Entry point --------------------------------------------------------
+  //--- Entry point (Uniformity.cpp) -----------------------------------------
 
   bool run();
 
-  //--- Indexing -------------------------------------------------------------
+  //--- Local variables (LocalVariables.cpp) ---------------------------------
 
   void addVar(const clang::VarDecl *V, const clang::CFGBlock *B);
 
@@ -150,7 +150,7 @@ struct FunctionUniformity::Impl {
 
   const clang::Expr *singleDefinition(const clang::VarDecl *V) const;
 
-  //--- Control dependence ---------------------------------------------------
+  //--- Control dependence and divergence (ControlDivergence.cpp) ------------
 
   void computeControls();
 
@@ -171,7 +171,18 @@ struct FunctionUniformity::Impl {
   /// Divergent branches after which lanes meet again, controlling \p B.
   llvm::BitVector rejoiningControls(unsigned BlockID) const;
 
-  //--- Value dataflow -------------------------------------------------------
+  /// Recomputes branch conditions' dependencies; true when the set of
+  /// divergent branches grew.
+  bool updateDivergence();
+
+  const clang::CFGBlock *blockByID(unsigned ID) const;
+
+  /// The divergent branches that decide whether lanes reach \p B, innermost
+  /// first; DataDecided when one of them is not a lane comparison.
+  llvm::SmallVector<DivergenceSource, 2> sourcesFor(const clang::CFGBlock *B, bool &DataDecided,
+                                                    unsigned GroupSize = 32);
+
+  //--- Value dataflow (ValueAnalysis.cpp) -----------------------------------
 
   /// Sync dependence: a variable assigned under a divergent branch that it
   /// was declared outside of holds different values in different lanes once
@@ -193,6 +204,21 @@ struct FunctionUniformity::Impl {
 
   void solveValues();
 
+
+
+  /// The value state just before \p E is evaluated.
+  std::optional<State> stateBefore(const clang::Stmt *E) const;
+
+  //--- Expression transfer (ValueAnalysis.cpp) ------------------------------
+
+  ValueDeps varDeps(const clang::VarDecl *V, const State &S) const;
+
+  ValueDeps deps(const clang::Expr *E, const State &S);
+
+  ValueDeps callDeps(const clang::CallExpr *Call, const State &S);
+
+  //--- Full xor butterflies (Butterflies.cpp) ---------------------------------
+
   /// The variables a loop leaves identical in every lane: a full-warp xor
   /// butterfly `for (o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(full,
   /// v, o))` with a commutative `op` (+, *, &, |, ^, min, max). After the
@@ -206,25 +232,9 @@ struct FunctionUniformity::Impl {
   /// `v op= shfl`, `v = v op shfl`, `v = op(v, shfl)` with shfl =
   /// `__shfl_xor_sync(full mask, v, offset[, 32])` and op commutative.
   bool isButterflyStep(const clang::VarDecl *V, clang::BinaryOperatorKind Op,
-                       const clang::Expr *Value,
-                       const clang::VarDecl *Offset);
+                       const clang::Expr *Value, const clang::VarDecl *Offset);
 
-  /// Recomputes branch conditions' dependencies; true when the set of
-  /// divergent branches grew.
-  bool updateDivergence();
-
-  /// The value state just before \p E is evaluated.
-  std::optional<State> stateBefore(const clang::Stmt *E) const;
-
-  //--- Expression transfer ------------------------------------------------
-
-  ValueDeps varDeps(const clang::VarDecl *V, const State &S) const;
-
-  ValueDeps deps(const clang::Expr *E, const State &S);
-
-  ValueDeps callDeps(const clang::CallExpr *Call, const State &S);
-
-  //--- Symbolic values (for the prover) ---------------------------------------
+  //--- Symbolic values, for the prover (SymbolicView.{h,cpp}) ---------------
   //
   // Where the taint says a condition may differ between lanes, the condition
   // is written as a term over the thread's position and uniform leaves
@@ -254,13 +264,14 @@ struct FunctionUniformity::Impl {
 
   /// True when no two lanes of one aligned group of \p GroupSize lanes can
   /// evaluate \p Cond differently, given the state \p S where it is evaluated.
-  bool provedUniform(unsigned BlockID, const clang::Expr *Cond, const State &S, unsigned GroupSize);
+  bool provedUniform(unsigned BlockID, const clang::Expr *Cond, const State &S,
+                     unsigned GroupSize);
 
   /// provedUniform for the condition of branch block \p BlockID.
   llvm::DenseMap<std::pair<unsigned, unsigned>, bool> BranchGroupUniform;
   bool branchUniformInGroups(unsigned BlockID, unsigned GroupSize);
 
-  //--- Index forms and lane splits ------------------------------------------
+  //--- Index forms and lane splits (IndexForms.cpp) -------------------------
 
   bool isUniformExpr(const clang::Expr *E, const State &S) { return deps(E, S) == 0; }
 
@@ -270,7 +281,7 @@ struct FunctionUniformity::Impl {
   /// threadIdx.x with a constant (or threadIdx.x with a warp-aligned value).
   std::optional<LaneSplit> laneSplit(const clang::Expr *Cond, const State &S, unsigned Depth = 0);
 
-  //--- Lane sets --------------------------------------------------------------
+  //--- Lane sets (LaneReachability.cpp) -------------------------------------
 
   void solveLaneSets();
 
@@ -295,12 +306,9 @@ struct FunctionUniformity::Impl {
   llvm::DenseMap<unsigned, bool> LaneComparisonCache;
   bool isLaneComparison(unsigned BlockID);
 
-  const clang::CFGBlock *blockByID(unsigned ID) const;
 
-  //--- Sites ------------------------------------------------------------------
+  //--- Sites (CollectiveSites.cpp) ------------------------------------------
 
-  llvm::SmallVector<DivergenceSource, 2> sourcesFor(const clang::CFGBlock *B, bool &DataDecided,
-                                                    unsigned GroupSize = 32);
 
   /// Volta+ rule: from each rejoining divergent branch, every path reaches a
   /// block with a matching site before the lanes meet again.
@@ -323,7 +331,7 @@ struct FunctionUniformity::Impl {
 
   void collectSites();
 
-  //--- Summary ------------------------------------------------------------------
+  //--- Summary (WarpAnalysisCache.cpp) --------------------------------------
 
   void summarise();
 };
