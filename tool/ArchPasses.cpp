@@ -290,7 +290,10 @@ public:
       std::string Name = fileName(SM, B.File);
       R.Branches.push_back({Name, B.Begin, B.End, M.Definite, M.Possible});
       bool Taken = AnalysedBit < 64 && (M.Definite >> AnalysedBit & 1);
-      if (Taken || !Scanned.insert({Name, B.Begin}).second)
+      // Text no other candidate compiles (host-only code, `#if 0`, archs
+      // below this one) cannot gain from a pass: not scanned.
+      uint64_t Others = M.Possible & ~(AnalysedBit < 64 ? 1ull << AnalysedBit : 0);
+      if (Taken || !Others || !Scanned.insert({Name, B.Begin}).second)
         continue;
       std::vector<unsigned> Found;
       std::vector<std::pair<unsigned, std::string>> Named;
@@ -578,6 +581,28 @@ std::string archNote(const ClangTidyError &E, const std::vector<unsigned> &Found
                      const std::vector<unsigned> &Targets) {
   uint64_t All = Candidates.size() >= 64 ? ~0ull : (1ull << Candidates.size()) - 1;
   uint64_t Compiled = compiledAt(E.Message.FilePath, E.Message.FileOffset, Passes, All);
+  // Every pass that found it compiles the place. When the conditions say
+  // otherwise they depend on macros an arch path defines (`#if HAS_REDUX`),
+  // which a pass evaluates with its own definitions: then the place is taken
+  // to be compiled by the archs each finding pass stands for (those from its
+  // arch up to the next pass's).
+  bool Consistent = true;
+  for (unsigned A : FoundIn) {
+    auto Pos = llvm::find(Candidates, A);
+    if (Pos == Candidates.end() || !(Compiled >> (Pos - Candidates.begin()) & 1))
+      Consistent = false;
+  }
+  if (!Consistent) {
+    Compiled = 0;
+    for (unsigned I = 0; I < Candidates.size() && I < 64; ++I) {
+      unsigned Rep = 0;
+      for (const PassRecord &R : Passes)
+        if (R.Arch <= Candidates[I] && R.Arch > Rep)
+          Rep = R.Arch;
+      if (llvm::is_contained(FoundIn, Rep))
+        Compiled |= 1ull << I;
+    }
+  }
   // Each candidate arch is represented by the highest analysed arch at or
   // below it among the passes that compiled this place.
   std::vector<unsigned> Analysed;
@@ -615,7 +640,7 @@ std::string archNote(const ClangTidyError &E, const std::vector<unsigned> &Found
   bool Plural = Holds.size() > 1;
   if (TargetsCompiling.empty())
     return " [holds for " + HoldsText + ": this path is only compiled for " +
-           describeArchRange(CompiledArchs) + ", " +
+           (CompiledArchs.empty() ? HoldsText : describeArchRange(CompiledArchs)) + ", " +
            (CompiledArchs.size() > 1 ? "none of which is" : "which is not") +
            " among this build's targets (" + TargetsText + ")]";
   if (TargetsHolding.empty())
@@ -655,6 +680,12 @@ runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Dat
   Summary.Passes = {FirstArch};
   Summary.Targets = Targets;
   Summary.SkippedWarpSites = Passes[0].Sites.size();
+  // A unit that does not compile is reported as such; passes at other archs
+  // would only repeat its errors.
+  if (llvm::any_of(Results[0], isCompilerError)) {
+    Summary.UncoveredSites = Summary.SkippedWarpSites;
+    return std::move(Results[0]);
+  }
 
   // Extra passes run only checks other than warp-missing-arch-guard; with
   // none of those enabled there is nothing for them to find.
@@ -712,6 +743,26 @@ runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Dat
       if (FoundIn[It->second].empty() || FoundIn[It->second].back() != Passes[P].Arch)
         FoundIn[It->second].push_back(Passes[P].Arch);
     }
+  // Source order, as clang-tidy orders one pass's findings.
+  std::vector<size_t> Order(Merged.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  llvm::stable_sort(Order, [&](size_t A, size_t B) {
+    const ClangTidyError &X = Merged[A], &Y = Merged[B];
+    return std::tie(X.Message.FilePath, X.Message.FileOffset, X.DiagnosticName,
+                    X.Message.Message) < std::tie(Y.Message.FilePath, Y.Message.FileOffset,
+                                                  Y.DiagnosticName, Y.Message.Message);
+  });
+  {
+    std::vector<ClangTidyError> SortedErrors;
+    std::vector<std::vector<unsigned>> SortedFoundIn;
+    for (size_t I : Order) {
+      SortedErrors.push_back(std::move(Merged[I]));
+      SortedFoundIn.push_back(std::move(FoundIn[I]));
+    }
+    Merged = std::move(SortedErrors);
+    FoundIn = std::move(SortedFoundIn);
+  }
   std::vector<unsigned> AllPasses = Summary.Passes;
   for (size_t I = 0; I < Merged.size(); ++I) {
     ClangTidyError &E = Merged[I];
