@@ -1,6 +1,7 @@
 //===--- OutputFormats.cpp - JSON and SARIF reports -----------------------===//
 
 #include "OutputFormats.h"
+#include "ArchPasses.h"
 #include "ResultCache.h"
 #include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -275,6 +276,10 @@ void writeJsonReport(const Report &R, raw_ostream &OS) {
                    {"message", E.Message.Message}};
     Located(E.Message, E.BuildDirectory, D);
     D["fingerprint"] = Fingerprint(E);
+    // Found in some arch passes only (ArchPasses.h): the archs it holds for.
+    std::vector<std::string> Archs = archsOfFinding(E.Message.Message);
+    if (!Archs.empty())
+      D["archs"] = json::Array(Archs);
     json::Array Notes;
     for (const DiagnosticMessage &N : E.Notes) {
       json::Object NO{{"message", N.Message}};
@@ -298,8 +303,14 @@ void writeJsonReport(const Report &R, raw_ostream &OS) {
     json::Array Messages;
     for (const std::string &M : F.Messages)
       Messages.push_back(M);
-    Files.push_back(json::Object{
-        {"path", F.Path}, {"status", F.Status}, {"messages", std::move(Messages)}});
+    json::Object FO{{"path", F.Path}, {"status", F.Status}, {"messages", std::move(Messages)}};
+    if (!F.ArchPasses.empty()) {
+      json::Array Passes;
+      for (unsigned A : F.ArchPasses)
+        Passes.push_back("sm_" + std::to_string(A));
+      FO["archPasses"] = std::move(Passes);
+    }
+    Files.push_back(std::move(FO));
   }
   json::Object ByCheckJson;
   for (const auto &[Name, Count] : ByCheck)
@@ -521,6 +532,9 @@ private:
       O["locations"] = json::Array{location(E.Message, E.BuildDirectory)};
     O["partialFingerprints"] =
         json::Object{{"warpTidyFingerprint/v1", Fingerprint(E)}};
+    std::vector<std::string> Archs = archsOfFinding(E.Message.Message);
+    if (!Archs.empty())
+      O["properties"] = json::Object{{"archs", json::Array(Archs)}};
 
     json::Array Related;
     json::Array Fixes = fixesOf(E.Message, E.BuildDirectory,

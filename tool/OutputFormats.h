@@ -25,6 +25,8 @@ struct FileReport {
   std::string Path;
   std::string Status;                ///< analysed, cached, failed, crashed, skipped
   std::vector<std::string> Messages; ///< Tool errors / notes for this file.
+  std::vector<unsigned> ArchPasses;  ///< Archs analysed (ArchPasses.h);
+                                     ///< empty when cached or not analysed.
 };
 
 struct Report {

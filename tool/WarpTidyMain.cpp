@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArchPasses.h"
 #include "ArchShims.h"
 #include "Baseline.h"
 #include "ChangedLines.h"
@@ -172,6 +173,12 @@ cl::opt<bool> DumpConfig("dump-config", cl::desc("Print the effective configurat
 cl::opt<bool> PrintCommands("print-commands",
                             cl::desc("Print the compile command used for each file."),
                             cl::cat(Category));
+
+cl::opt<bool> Stats("pass-stats",
+                    cl::desc("Print, for each file, the analysis passes it took: one, "
+                             "plus one per arch variant whose warp code the first "
+                             "skipped (docs/arch-passes.md)."),
+                    cl::cat(Category));
 
 cl::opt<std::string> ExportCompileCommands(
     "export-compile-commands",
@@ -505,10 +512,10 @@ int runWorker(ClangTidyContext &Context,
       return ExitToolError;
     BaseFS->pushOverlay(Overlay);
   }
-  std::vector<std::string> Files = {WorkerFile};
+  // One pass per arch variant with warp code (ArchPasses.h); usually one.
+  warp_tidy::ArchPassSummary Passes;
   std::vector<ClangTidyError> Errors =
-      runClangTidy(Context, Database, Files, BaseFS, FixNotes,
-                   /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
+      warp_tidy::runArchPasses(Context, Database, WorkerFile, BaseFS, FixNotes, Passes);
 
   // Cacheable only when the result depends on nothing but the files read:
   // a unit that does not compile may be fixed by a header appearing, and a
@@ -538,7 +545,8 @@ int runWorker(ClangTidyContext &Context,
 
   json::Object Out{{"diagnostics", warp_tidy::diagnosticsToJson(Errors)},
                    {"deps", warp_tidy::stampsToJson(Deps)},
-                   {"cacheable", Cacheable}};
+                   {"cacheable", Cacheable},
+                   {"archPasses", warp_tidy::archPassSummaryToJson(Passes)}};
   std::error_code EC;
   raw_fd_ostream OS(WorkerOutput, EC, sys::fs::OF_None);
   if (EC) {
@@ -592,6 +600,7 @@ struct FileState {
   std::vector<ClangTidyError> Errors; ///< Its diagnostics.
   warp_tidy::FileReport Report;
   std::string WorkerStderr;
+  std::string StatsLine; ///< --pass-stats: its analysis passes.
   bool Failed = false;   ///< Tool error for this file (not its findings).
   bool Finished = false; ///< Its result (or error) is known.
 };
@@ -1046,7 +1055,7 @@ int main(int argc, const char **argv) {
     for (FileState &S : States) {
       if (S.Failed)
         continue;
-      std::vector<std::string> Parts = {"warp-tidy-result/1", WARP_TIDY_VERSION,
+      std::vector<std::string> Parts = {"warp-tidy-result/2", WARP_TIDY_VERSION,
                                         LLVM_VERSION_STRING, Identity,
                                         configurationAsText(Context.getOptionsForFile(S.Path)),
                                         FixNotes ? "fix-notes" : "", LineFilter,
@@ -1064,6 +1073,7 @@ int main(int argc, const char **argv) {
       if (auto Hit = Cache->lookup(S.Key)) {
         S.Errors = std::move(*Hit);
         S.Report.Status = "cached";
+        S.StatsLine = "cached (no analysis pass)";
         S.Finished = true;
         ++CacheHits;
       } else {
@@ -1111,6 +1121,8 @@ int main(int argc, const char **argv) {
       Bar.clearLine();
       if (!S.WorkerStderr.empty())
         errs() << S.WorkerStderr;
+      if (Stats && !S.StatsLine.empty())
+        errs() << "warp-tidy: stats: " << S.Path << ": " << S.StatsLine << "\n";
       for (const std::string &M : S.Report.Messages)
         error(M);
       std::vector<ClangTidyError> Fresh;
@@ -1233,6 +1245,11 @@ int main(int argc, const char **argv) {
             const json::Value *Diags = Obj ? Obj->get("diagnostics") : nullptr;
             if (!Parsed)
               consumeError(Parsed.takeError());
+            warp_tidy::ArchPassSummary Passes;
+            if (Obj && warp_tidy::archPassSummaryFromJson(Obj->get("archPasses"), Passes)) {
+              S.Report.ArchPasses = Passes.Passes;
+              S.StatsLine = warp_tidy::describeArchPasses(Passes);
+            }
             if (!Diags || !warp_tidy::diagnosticsFromJson(*Diags, S.Errors)) {
               Fail("failed", "analysing '" + S.Path + "' produced no readable result");
             } else if (Cache && !S.Key.empty() && Obj->getBoolean("cacheable") == true) {

@@ -32,6 +32,14 @@ void ArchGuardMap::readTargets(const Preprocessor &PP, unsigned MinimumArch) {
   AnalysedArch = parseMinimumArch(PP.getTargetInfo().getTargetOpts().CPU);
 }
 
+void ArchGuardMap::useArchs(std::vector<unsigned> List, unsigned Analysed) {
+  TargetsRead = true;
+  Archs = std::move(List);
+  if (Archs.size() > 64)
+    Archs.resize(64);
+  AnalysedArch = Analysed;
+}
+
 ArchMask ArchGuardMap::archsAt(SourceLocation FileLoc, const SourceManager &SM) const {
   ArchMask M{allArchs(), allArchs()};
   for (unsigned I : branchesAt(FileLoc, SM))

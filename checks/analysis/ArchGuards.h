@@ -100,6 +100,11 @@ public:
   /// `#if` gets it at the end of the translation unit instead.
   void readTargets(const clang::Preprocessor &PP, unsigned MinimumArch);
   bool hasTargets() const { return TargetsRead; }
+  /// Uses \p Archs instead of the target list (warp-tidy's arch passes ask
+  /// about every architecture the source may distinguish, not only the
+  /// targets); \p Analysed is the arch of the pass. Call before
+  /// preprocessing starts.
+  void useArchs(std::vector<unsigned> Archs, unsigned Analysed);
 
   uint64_t allArchs() const {
     return Archs.size() >= 64 ? ~0ull : ((1ull << Archs.size()) - 1);

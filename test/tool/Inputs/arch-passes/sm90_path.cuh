@@ -1,0 +1,2 @@
+  if (threadIdx.x < 16)
+    v += __shfl_xor_sync(0xffffffff, v, 1);
