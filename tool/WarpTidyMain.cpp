@@ -20,6 +20,7 @@
 #include "InputFiles.h"
 #include "OutputFormats.h"
 #include "ParallelRunner.h"
+#include "PrecompiledPrologue.h"
 #include "ResultCache.h"
 #include "WarpCompilationDatabase.h"
 #include "clang-tidy/ClangTidy.h"
@@ -200,6 +201,13 @@ cl::opt<std::string> Shard(
     cl::value_desc("i/N"), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Neither read nor write the result cache."),
                       cl::cat(Category));
+cl::opt<bool> NoPch(
+    "no-pch",
+    cl::desc("Do not use the shared precompiled prologue (a PCH of clang's CUDA "
+             "wrapper headers and warp-tidy's shims, built once per set of flags in "
+             "<cache-dir>/pch); every unit is then parsed from scratch. The results "
+             "are the same either way."),
+    cl::cat(Category));
 cl::opt<std::string> CacheDir(
     "cache-dir",
     cl::desc("Result cache directory (default: $XDG_CACHE_HOME/warp-tidy or "
@@ -478,6 +486,16 @@ bool workerTestHook(const char *Variable) {
   return Value && !Value->empty() && StringRef(WorkerFile).contains(*Value);
 }
 
+// The shared precompiled prologue lives next to the result cache (and is
+// evicted with it); --no-pch turns it off.
+warp_tidy::PrologueSettings prologueSettings() {
+  warp_tidy::PrologueSettings S;
+  std::string Dir = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
+  if (!NoPch && !Dir.empty())
+    S.Directory = warp_tidy::prologueDirectory(Dir);
+  return S;
+}
+
 int runWorker(ClangTidyContext &Context,
               const warp_tidy::WarpCompilationDatabase &Database) {
   limitWorkerMemory();
@@ -505,10 +523,9 @@ int runWorker(ClangTidyContext &Context,
       return ExitToolError;
     BaseFS->pushOverlay(Overlay);
   }
-  std::vector<std::string> Files = {WorkerFile};
-  std::vector<ClangTidyError> Errors =
-      runClangTidy(Context, Database, Files, BaseFS, FixNotes,
-                   /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
+  warp_tidy::PrologueOutcome Prologue;
+  std::vector<ClangTidyError> Errors = warp_tidy::runClangTidyWithPrologue(
+      Context, Database, WorkerFile, BaseFS, FixNotes, prologueSettings(), Prologue);
 
   // Cacheable only when the result depends on nothing but the files read:
   // a unit that does not compile may be fixed by a header appearing, and a
@@ -517,7 +534,8 @@ int runWorker(ClangTidyContext &Context,
   std::vector<warp_tidy::FileStamp> Deps;
   std::vector<std::string> Paths;
   for (const auto &Entry : Tracker->Files)
-    Paths.push_back(Entry.getKey().str());
+    if (!Prologue.isPrologueFile(Entry.getKey()))
+      Paths.push_back(Entry.getKey().str());
   llvm::sort(Paths);
   for (const std::string &P : Paths) {
     const TrackingFileSystem::Opened &O = Tracker->Files.find(P)->second;
@@ -533,6 +551,9 @@ int runWorker(ClangTidyContext &Context,
     }
     Deps.push_back(std::move(*S));
   }
+  // The prologue's headers were read into the PCH, not by this analysis:
+  // they are dependencies all the same.
+  warp_tidy::mergeStamps(Deps, Prologue.Deps);
   if (Deps.empty())
     Cacheable = false;
 
