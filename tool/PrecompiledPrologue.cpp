@@ -184,12 +184,6 @@ std::string PchStore::key(const CompilerInvocation &Unit, FileManager &Files) co
   Parts.push_back(Unit.getFileSystemOpts().WorkingDir);
   for (std::string &A : Copy.getCC1CommandLine())
     Parts.push_back(std::move(A));
-  if (debugEnabled()) {
-    std::string All;
-    for (const std::string &P : Parts)
-      All += " " + P;
-    debug("key of" + All);
-  }
   return hashParts(Parts);
 }
 
