@@ -161,7 +161,7 @@ private:
              FileManager &Files, std::shared_ptr<PCHContainerOperations> PCHOps,
              std::vector<FileStamp> &Deps, std::string &Why) const;
 
-  const PrologueSettings &Settings;
+  PrologueSettings Settings;
 };
 
 std::string PchStore::key(const CompilerInvocation &Unit, FileManager &Files) const {
@@ -323,6 +323,8 @@ std::string PchStore::acquire(const CompilerInvocation &Unit, size_t PrologueInc
   };
   if (std::error_code EC = sys::fs::create_directories(Settings.Directory))
     return Plain("cannot create '" + Settings.Directory + "': " + EC.message());
+  if (!sys::fs::is_directory(Settings.Directory))
+    return Plain("cannot create '" + Settings.Directory + "': not a directory");
   SmallString<256> PchPath(Settings.Directory);
   sys::path::append(PchPath, key(Unit, Files) + ".pch");
   std::string Pch = PchPath.str().str();
@@ -344,7 +346,10 @@ std::string PchStore::acquire(const CompilerInvocation &Unit, size_t PrologueInc
       return Plain("the PCH could not be built recently: " + Why);
     // One builder: whoever creates the lock file.
     int FD;
-    if (!sys::fs::openFileForWrite(Lock, FD, sys::fs::CD_CreateNew)) {
+    std::error_code LockError = sys::fs::openFileForWrite(Lock, FD, sys::fs::CD_CreateNew);
+    if (LockError && LockError != std::errc::file_exists)
+      return Plain("cannot create '" + Lock + "': " + LockError.message());
+    if (!LockError) {
       ::close(FD);
       bool Built = valid(Pch, Deps); // Finished while we looked?
       if (!Built) {
@@ -463,6 +468,46 @@ private:
   bool UsePch = false;
 };
 
+/// Holds back what the process writes to stderr (clang's "N warnings
+/// generated" line) while a PCH-backed parse runs: if the plain parse has to
+/// answer instead, only the plain parse's output may show.
+class StderrCapture {
+public:
+  StderrCapture() {
+    SmallString<128> Path;
+    int Fd;
+    if (sys::fs::createTemporaryFile("warp-tidy-stderr", "txt", Fd, Path))
+      return;
+    errs().flush();
+    Saved = ::dup(2);
+    if (Saved < 0 || ::dup2(Fd, 2) < 0) {
+      ::close(Fd);
+      sys::fs::remove(Path);
+      Saved = -1;
+      return;
+    }
+    ::close(Fd);
+    File = Path.str().str();
+  }
+  /// Restores stderr; returns what was written meanwhile.
+  std::string release() {
+    if (Saved < 0)
+      return "";
+    errs().flush();
+    ::dup2(Saved, 2);
+    ::close(Saved);
+    Saved = -1;
+    auto Buffer = MemoryBuffer::getFile(File);
+    sys::fs::remove(File);
+    return Buffer ? (*Buffer)->getBuffer().str() : "";
+  }
+  ~StderrCapture() { errs() << release(); }
+
+private:
+  int Saved = -1;
+  std::string File;
+};
+
 bool isCompilerError(const ClangTidyError &E) {
   return E.DiagLevel == ClangTidyError::Error &&
          StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
@@ -540,19 +585,29 @@ runClangTidyWithPrologue(ClangTidyContext &Context,
                          const PrologueSettings &Settings, PrologueOutcome &Outcome) {
   Outcome = PrologueOutcome();
   Outcome.Directory = Settings.Directory;
+  // Tests shorten the wait for another builder.
+  PrologueSettings Effective = Settings;
+  if (auto Wait = sys::Process::GetEnv("WARP_TIDY_PCH_WAIT_SECONDS"))
+    StringRef(*Wait).getAsInteger(10, Effective.WaitSeconds);
   std::optional<PchStore> Store;
   if (!Settings.Directory.empty())
-    Store.emplace(Settings);
+    Store.emplace(Effective);
   std::vector<std::string> UsedPchs;
   bool Failed = false;
+  std::optional<StderrCapture> Capture;
+  if (Store)
+    Capture.emplace();
   std::vector<ClangTidyError> Errors =
       runOnce(Context, Database, File, BaseFS, ApplyAnyFix, Store ? &*Store : nullptr,
               Outcome, UsedPchs, Failed);
-  if (UsedPchs.empty())
-    return Errors;
   auto FirstError = llvm::find_if(Errors, isCompilerError);
-  if (!Failed && FirstError == Errors.end())
-    return Errors;
+  if (UsedPchs.empty() || (!Failed && FirstError == Errors.end()))
+    return Errors; // The capture's output is written out as it was.
+  // Of the PCH-backed parse's output, only warp-tidy's own notes stay.
+  std::string Held = Capture->release();
+  for (StringRef Line : split(Held, '\n'))
+    if (Line.starts_with("warp-tidy: debug: pch:"))
+      errs() << Line << "\n";
 
   // An error with the PCH: the plain parse answers. If it has none, the PCH
   // was at fault (rejected by clang, stale, corrupt): it goes.
