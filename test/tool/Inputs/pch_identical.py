@@ -4,9 +4,10 @@ on the same units and compares the reports exactly (issue 15 item 2).
 
 The units: every input of test/checks with each configuration its RUN lines
 use (checks, --config, compiler flags), the examples/, and the bug/fixed
-pair of every runtime-validation case at its case's arch. With --corpus-db,
-also the units of a compilation database (e.g. one of bench/realcode's
-projects), filtered by --only.
+pair of every runtime-validation case at its case's arch. With --realcode
+CORPUS, also the files of bench/realcode/manifest.json (with their project's
+flags), filtered by --project and --only; with --corpus-db, the units of a
+compilation database. --no-suite leaves out the repository's own inputs.
 
 A comparison only counts if the PCH was really used: with
 WARP_TIDY_DEBUG_PCH set, each worker says which PCH it loaded, and a unit
@@ -80,6 +81,15 @@ def jobs(repo):
                 yield path, ["--checks=-*,warp-*"], [f"-arch=sm_{arch}"]
 
 
+def realcode_jobs(repo, corpus, projects, only):
+    sys.path.insert(0, os.path.join(repo, "bench"))
+    import realcode
+    with open(realcode.DEFAULT_MANIFEST, encoding="utf-8") as f:
+        manifest = json.load(f)
+    for _, path, flags in realcode.manifest_jobs(corpus, manifest, projects, only):
+        yield path, [], flags
+
+
 def corpus_jobs(db_dir, only):
     with open(os.path.join(db_dir, "compile_commands.json"), encoding="utf-8") as f:
         entries = json.load(f)
@@ -114,6 +124,10 @@ def main():
     parser.add_argument("--repo", required=True)
     parser.add_argument("--cache-dir", required=True)
     parser.add_argument("--corpus-db", help="a directory holding compile_commands.json")
+    parser.add_argument("--realcode", metavar="CORPUS",
+                        help="the real-code corpus of bench/realcode.py (/work/corpus)")
+    parser.add_argument("--project", action="append",
+                        help="with --realcode: only this project (repeatable)")
     parser.add_argument("--only", help="regex of corpus files to compare")
     parser.add_argument("--no-suite", action="store_true",
                         help="only the corpus, not the repository's own inputs")
@@ -123,6 +137,8 @@ def main():
     todo = [] if opts.no_suite else list(jobs(opts.repo))
     if opts.corpus_db:
         todo += list(corpus_jobs(opts.corpus_db, opts.only))
+    if opts.realcode:
+        todo += list(realcode_jobs(opts.repo, opts.realcode, opts.project, opts.only))
     def compare(job):
         path, flags, args = job
         with_rc, with_report, with_err = analyse(opts.tool, opts.cache_dir, path, flags, args, True)
@@ -150,7 +166,9 @@ def main():
     # so the build lock is exercised too.
     with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as pool:
         for (path, flags, args), problems in zip(todo, pool.map(compare, todo)):
-            name = os.path.relpath(path, opts.repo) + " " + " ".join(flags + args)
+            name = os.path.relpath(path, opts.repo)
+        if not opts.realcode:
+            name += " " + " ".join(flags + args)
             if problems:
                 different += 1
                 print("DIFFERENT: " + name)
