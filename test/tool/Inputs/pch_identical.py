@@ -139,6 +139,8 @@ def main():
         todo += list(corpus_jobs(opts.corpus_db, opts.only))
     if opts.realcode:
         todo += list(realcode_jobs(opts.repo, opts.realcode, opts.project, opts.only))
+    print("pch-identical: %d units" % len(todo), flush=True)
+
     def compare(job):
         path, flags, args = job
         with_rc, with_report, with_err = analyse(opts.tool, opts.cache_dir, path, flags, args, True)
@@ -167,8 +169,8 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as pool:
         for (path, flags, args), problems in zip(todo, pool.map(compare, todo)):
             name = os.path.relpath(path, opts.repo)
-        if not opts.realcode:
-            name += " " + " ".join(flags + args)
+            if not opts.realcode:
+                name += " " + " ".join(flags + args)
             if problems:
                 different += 1
                 print("DIFFERENT: " + name)
