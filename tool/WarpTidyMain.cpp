@@ -210,7 +210,8 @@ cl::opt<bool> NoPch(
     cl::cat(Category));
 cl::opt<std::string> CacheDir(
     "cache-dir",
-    cl::desc("Result cache directory (default: $XDG_CACHE_HOME/warp-tidy or "
+    cl::desc("Result cache directory, also holding the shared precompiled "
+             "prologue in pch/ (default: $XDG_CACHE_HOME/warp-tidy or "
              "~/.cache/warp-tidy)."),
     cl::value_desc("dir"), cl::cat(Category));
 cl::opt<std::string> CacheSize(
