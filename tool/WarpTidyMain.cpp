@@ -488,11 +488,12 @@ bool workerTestHook(const char *Variable) {
 }
 
 // The shared precompiled prologue lives next to the result cache (and is
-// evicted with it); --no-pch turns it off.
+// evicted with it); --no-pch turns it off. So does --vfsoverlay: a PCH is
+// shared by flags, and the overlay could remap a header it holds.
 warp_tidy::PrologueSettings prologueSettings() {
   warp_tidy::PrologueSettings S;
   std::string Dir = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
-  if (!NoPch && !Dir.empty())
+  if (!NoPch && !Dir.empty() && VfsOverlay.empty())
     S.Directory = warp_tidy::prologueDirectory(Dir);
   return S;
 }
