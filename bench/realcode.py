@@ -123,6 +123,33 @@ def key_of(d):
     return (d["project"], d["file"], d["line"], d["check"])
 
 
+def manifest_jobs(corpus, manifest, projects=None, only=None):
+    """(project, absolute path, compiler flags) of each manifest file, for
+    the projects named (all when None) and the corpus paths matching `only`.
+    Also used by bench/run_bench.py and test/tool/Inputs/pch_identical.py."""
+    driver_dir = os.path.join(HERE, "realcode", "drivers")
+    jobs = []
+    for name, proj in manifest["projects"].items():
+        if projects and name not in projects:
+            continue
+        root = os.path.join(corpus, proj["root"])
+        if not os.path.isdir(root):
+            print("%s: %s is missing, skipped" % (name, root), file=sys.stderr)
+            continue
+        flags = ["-std=" + proj.get("std", "c++17")]
+        flags += [expand(x, corpus, root, driver_dir) for x in proj.get("flags", [])]
+        for f in proj["files"]:
+            path = expand(f, corpus, root, driver_dir)
+            if not os.path.isabs(path):
+                path = os.path.join(corpus, path)
+            if only and not re.search(only, rel(path, corpus)):
+                continue
+            # A file's own flags come first, so that its include paths win.
+            own = [expand(x, corpus, root, driver_dir) for x in proj.get("file_flags", {}).get(f, [])]
+            jobs.append((name, path, own + flags))
+    return jobs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("corpus")
@@ -149,25 +176,7 @@ def main():
         manifest = json.load(f)
     driver_dir = os.path.join(HERE, "realcode", "drivers")
 
-    jobs = []
-    for name, proj in manifest["projects"].items():
-        if args.project and name not in args.project:
-            continue
-        root = os.path.join(corpus, proj["root"])
-        if not os.path.isdir(root):
-            print("%s: %s is missing, skipped" % (name, root), file=sys.stderr)
-            continue
-        flags = ["-std=" + proj.get("std", "c++17")]
-        flags += [expand(x, corpus, root, driver_dir) for x in proj.get("flags", [])]
-        for f in proj["files"]:
-            path = expand(f, corpus, root, driver_dir)
-            if not os.path.isabs(path):
-                path = os.path.join(corpus, path)
-            if args.only and not re.search(args.only, rel(path, corpus)):
-                continue
-            # A file's own flags come first, so that its include paths win.
-            own = [expand(x, corpus, root, driver_dir) for x in proj.get("file_flags", {}).get(f, [])]
-            jobs.append((name, path, own + flags))
+    jobs = manifest_jobs(corpus, manifest, args.project, args.only)
 
     if args.reuse_raw:
         with open(args.reuse_raw) as f:

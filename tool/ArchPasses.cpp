@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArchPasses.h"
+#include "PrecompiledPrologue.h"
 #include "analysis/ArchGuards.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
@@ -335,64 +336,33 @@ unsigned cpuArch(const CompilerInstance &CI) {
   return parseMinimumArch(CI.getTarget().getTargetOpts().CPU);
 }
 
-class PassAction : public ASTFrontendAction {
-public:
-  PassAction(ClangTidyASTConsumerFactory &Factory, PassState &State)
-      : Factory(Factory), State(State) {}
-
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 llvm::StringRef File) override {
-    std::unique_ptr<ASTConsumer> Tidy = Factory.createASTConsumer(CI, File);
-    const LangOptions &LO = CI.getLangOpts();
-    unsigned Arch = cpuArch(CI);
-    if (!LO.CUDA || !LO.CUDAIsDevice || !Arch || !Tidy)
-      return Tidy;
-    if (State.Candidates.empty()) {
-      for (unsigned A : knownDeviceArchs())
-        if (A >= Arch)
-          State.Candidates.push_back(A);
-      if (!llvm::is_contained(State.Candidates, Arch))
-        State.Candidates.insert(State.Candidates.begin(), Arch);
-    }
-    Preprocessor &PP = CI.getPreprocessor();
-    auto Map = std::make_shared<ArchGuardMap>();
-    Map->useArchs(State.Candidates, Arch);
-    PP.addPPCallbacks(makeArchGuardRecorder(PP, Map, 0));
-    std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-    Consumers.push_back(std::move(Tidy));
-    Consumers.push_back(std::make_unique<RecordingConsumer>(PP, Map, State));
-    return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+/// Adds the arch recorder to one parse's checks (device parses only).
+std::unique_ptr<ASTConsumer> withRecorder(CompilerInstance &CI, PassState &State,
+                                          std::unique_ptr<ASTConsumer> Tidy) {
+  const LangOptions &LO = CI.getLangOpts();
+  unsigned Arch = cpuArch(CI);
+  if (!LO.CUDA || !LO.CUDAIsDevice || !Arch || !Tidy)
+    return Tidy;
+  if (State.Candidates.empty()) {
+    for (unsigned A : knownDeviceArchs())
+      if (A >= Arch)
+        State.Candidates.push_back(A);
+    if (!llvm::is_contained(State.Candidates, Arch))
+      State.Candidates.insert(State.Candidates.begin(), Arch);
   }
-
-private:
-  ClangTidyASTConsumerFactory &Factory;
-  PassState &State;
-};
-
-class PassActionFactory : public tooling::FrontendActionFactory {
-public:
-  PassActionFactory(ClangTidyContext &Context,
-                    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-                    PassState &State)
-      : Factory(Context, std::move(BaseFS)), State(State) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<PassAction>(Factory, State);
-  }
-  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
-                     std::shared_ptr<PCHContainerOperations> PCH,
-                     DiagnosticConsumer *Diags) override {
-    // As clang-tidy: __clang_analyzer__ is defined; and, as its quiet mode,
-    // no "N warnings generated" line (the findings are printed by the parent).
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
-    Invocation->getDiagnosticOpts().ShowCarets = false;
-    return FrontendActionFactory::runInvocation(std::move(Invocation), Files,
-                                                std::move(PCH), Diags);
-  }
-
-private:
-  ClangTidyASTConsumerFactory Factory;
-  PassState &State;
-};
+  // A parse repeated (the plain fallback of a PCH-backed one) records anew.
+  unsigned PassArch = State.Current->Arch;
+  *State.Current = PassRecord();
+  State.Current->Arch = PassArch;
+  Preprocessor &PP = CI.getPreprocessor();
+  auto Map = std::make_shared<ArchGuardMap>();
+  Map->useArchs(State.Candidates, Arch);
+  PP.addPPCallbacks(makeArchGuardRecorder(PP, Map, 0));
+  std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+  Consumers.push_back(std::move(Tidy));
+  Consumers.push_back(std::make_unique<RecordingConsumer>(PP, Map, State));
+  return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+}
 
 /// The file's commands with the device arch replaced (0: unchanged).
 class ArchDatabase : public tooling::CompilationDatabase {
@@ -415,43 +385,23 @@ private:
   unsigned Arch;
 };
 
-/// One pass: clang-tidy over \p File at \p Arch (0: the command's own).
+/// One pass: clang-tidy over \p File at \p Arch (0: the command's own),
+/// with the shared prologue (PrecompiledPrologue.h) when it is on.
 std::vector<ClangTidyError>
 runPass(ClangTidyContext &Context, const tooling::CompilationDatabase &Database,
         llvm::StringRef File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-        bool ApplyAnyFix, unsigned Arch, PassState &State, PassRecord &Record) {
+        bool ApplyAnyFix, unsigned Arch, PassState &State, PassRecord &Record,
+        const PrologueSettings &Prologue, PrologueOutcome &Outcome) {
   ArchDatabase Commands(Database, Arch);
-  std::vector<std::string> Files = {File.str()};
-  tooling::ClangTool Tool(Commands, Files, std::make_shared<PCHContainerOperations>(),
-                          BaseFS);
-  // The ExtraArgs/ExtraArgsBefore of the configuration, as clang-tidy adds them.
-  Tool.appendArgumentsAdjuster([&Context](const tooling::CommandLineArguments &Args,
-                                          llvm::StringRef Filename) {
-    ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
-    tooling::CommandLineArguments Adjusted = Args;
-    if (Opts.ExtraArgsBefore) {
-      auto I = Adjusted.begin();
-      if (I != Adjusted.end() && !llvm::StringRef(*I).starts_with("-"))
-        ++I;
-      Adjusted.insert(I, Opts.ExtraArgsBefore->begin(), Opts.ExtraArgsBefore->end());
-    }
-    if (Opts.ExtraArgs)
-      Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
-    return Adjusted;
-  });
-  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
-  Tool.setPrintErrorMessage(false);
-  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
-  auto DiagOpts = std::make_unique<DiagnosticOptions>();
-  DiagnosticsEngine DE(new DiagnosticIDs(), *DiagOpts, &DiagConsumer,
-                       /*ShouldOwnClient=*/false);
-  Context.setDiagnosticsEngine(std::move(DiagOpts), &DE);
-  Tool.setDiagnosticConsumer(&DiagConsumer);
   State.Current = &Record;
-  PassActionFactory Factory(Context, BaseFS, State);
-  Tool.run(&Factory);
+  ConsumerHook Hook = [&State](CompilerInstance &CI, llvm::StringRef,
+                               std::unique_ptr<ASTConsumer> Checks) {
+    return withRecorder(CI, State, std::move(Checks));
+  };
+  std::vector<ClangTidyError> Errors = runClangTidyWithPrologue(
+      Context, Commands, File, BaseFS, ApplyAnyFix, Prologue, Outcome, Hook);
   State.Current = nullptr;
-  return DiagConsumer.take();
+  return Errors;
 }
 
 /// Options of the extra passes: those of pass 1, without the check that
@@ -656,7 +606,8 @@ std::string archNote(const ClangTidyError &E, const std::vector<unsigned> &Found
 std::vector<ClangTidyError>
 runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Database,
               llvm::StringRef File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-              bool ApplyAnyFix, ArchPassSummary &Summary) {
+              bool ApplyAnyFix, const PrologueSettings &Prologue, PrologueOutcome &Outcome,
+              ArchPassSummary &Summary) {
   PassState State;
   const ClangTidyOptions &Options = Context.getOptionsForFile(File);
   auto Option = [&](llvm::StringRef Name) -> std::string {
@@ -671,7 +622,8 @@ runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Dat
   std::vector<PassRecord> Passes(1);
   std::vector<std::vector<ClangTidyError>> Results;
   Results.push_back(
-      runPass(Context, Database, File, BaseFS, ApplyAnyFix, 0, State, Passes[0]));
+      runPass(Context, Database, File, BaseFS, ApplyAnyFix, 0, State, Passes[0], Prologue,
+              Outcome));
   if (!Passes[0].Device || State.Candidates.empty())
     return std::move(Results[0]);
   // Copied: Passes grows below.
@@ -713,8 +665,11 @@ runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Dat
     Tried.push_back(Arch);
     Passes.emplace_back();
     Passes.back().Arch = Arch;
+    PrologueOutcome ExtraOutcome;
     Results.push_back(
-        runPass(*Extra, Database, File, BaseFS, ApplyAnyFix, Arch, State, Passes.back()));
+        runPass(*Extra, Database, File, BaseFS, ApplyAnyFix, Arch, State, Passes.back(),
+                Prologue, ExtraOutcome));
+    mergeStamps(Outcome.Deps, ExtraOutcome.Deps);
     Summary.Passes.push_back(Arch);
   }
   {

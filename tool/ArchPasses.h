@@ -33,6 +33,7 @@
 #ifndef WARP_TIDY_TOOL_ARCHPASSES_H
 #define WARP_TIDY_TOOL_ARCHPASSES_H
 
+#include "PrecompiledPrologue.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/JSON.h"
@@ -53,12 +54,15 @@ struct ArchPassSummary {
 
 /// Runs the clang-tidy analysis of \p File over every arch variant that
 /// compiles warp code (see above). Replaces clang-tidy's runClangTidy for one
-/// file; \p Context is the context of pass 1.
+/// file; \p Context is the context of pass 1. Every pass parses with the
+/// shared prologue when \p Prologue allows it; \p Outcome is pass 1's, with
+/// the prologue dependencies of every pass.
 std::vector<clang::tidy::ClangTidyError>
 runArchPasses(clang::tidy::ClangTidyContext &Context,
               const clang::tooling::CompilationDatabase &Database, llvm::StringRef File,
               llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-              bool ApplyAnyFix, ArchPassSummary &Summary);
+              bool ApplyAnyFix, const PrologueSettings &Prologue, PrologueOutcome &Outcome,
+              ArchPassSummary &Summary);
 
 /// "1 analysis pass (sm_75)" / "2 analysis passes (sm_75, sm_90: ...)".
 std::string describeArchPasses(const ArchPassSummary &Summary);

@@ -235,7 +235,9 @@ void ResultCache::evict() {
     if (sys::fs::status(It->path(), Status) || !sys::fs::is_regular_file(Status))
       continue;
     StringRef Name = sys::path::filename(It->path());
-    if (!Name.ends_with(".json") && !Name.ends_with(".tmp"))
+    // Result entries, the precompiled prologues (PrecompiledPrologue.h)
+    // and temporaries left by interrupted writers.
+    if (!Name.ends_with(".json") && !Name.ends_with(".tmp") && !Name.ends_with(".pch"))
       continue;
     Entries.push_back({It->path(), Status.getSize(), mtimeNs(Status)});
     Total += Status.getSize();
@@ -249,8 +251,13 @@ void ResultCache::evict() {
   for (const Entry &E : Entries) {
     if (Total <= Target)
       break;
-    if (!sys::fs::remove(E.Path))
+    if (!sys::fs::remove(E.Path)) {
       Total -= E.Size;
+      // A PCH goes with its record and the empty unit it was built from.
+      if (StringRef(E.Path).ends_with(".pch"))
+        for (const char *Sidecar : {".deps", ".cu", ".failed"})
+          sys::fs::remove(E.Path + Sidecar);
+    }
   }
 }
 

@@ -14,7 +14,9 @@
 // changed header invalidates exactly the units that included it.
 //
 // Entries are written through a temporary file and a rename; the directory
-// is bounded in size, the least recently used entries going first.
+// is bounded in size, the least recently used entries going first. The
+// shared precompiled prologues (PrecompiledPrologue.h) live in its pch/
+// subdirectory and are evicted with the entries, by the same rule.
 //
 //===----------------------------------------------------------------------===//
 

@@ -21,6 +21,7 @@
 #include "InputFiles.h"
 #include "OutputFormats.h"
 #include "ParallelRunner.h"
+#include "PrecompiledPrologue.h"
 #include "ResultCache.h"
 #include "WarpCompilationDatabase.h"
 #include "clang-tidy/ClangTidy.h"
@@ -207,9 +208,17 @@ cl::opt<std::string> Shard(
     cl::value_desc("i/N"), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Neither read nor write the result cache."),
                       cl::cat(Category));
+cl::opt<bool> NoPch(
+    "no-pch",
+    cl::desc("Do not use the shared precompiled prologue (a PCH of clang's CUDA "
+             "wrapper headers and warp-tidy's shims, built once per set of flags in "
+             "<cache-dir>/pch); every unit is then parsed from scratch. The results "
+             "are the same either way."),
+    cl::cat(Category));
 cl::opt<std::string> CacheDir(
     "cache-dir",
-    cl::desc("Result cache directory (default: $XDG_CACHE_HOME/warp-tidy or "
+    cl::desc("Result cache directory, also holding the shared precompiled "
+             "prologue in pch/ (default: $XDG_CACHE_HOME/warp-tidy or "
              "~/.cache/warp-tidy)."),
     cl::value_desc("dir"), cl::cat(Category));
 cl::opt<std::string> CacheSize(
@@ -485,6 +494,17 @@ bool workerTestHook(const char *Variable) {
   return Value && !Value->empty() && StringRef(WorkerFile).contains(*Value);
 }
 
+// The shared precompiled prologue lives next to the result cache (and is
+// evicted with it); --no-pch turns it off. So does --vfsoverlay: a PCH is
+// shared by flags, and the overlay could remap a header it holds.
+warp_tidy::PrologueSettings prologueSettings() {
+  warp_tidy::PrologueSettings S;
+  std::string Dir = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
+  if (!NoPch && !Dir.empty() && VfsOverlay.empty())
+    S.Directory = warp_tidy::prologueDirectory(Dir);
+  return S;
+}
+
 int runWorker(ClangTidyContext &Context,
               const warp_tidy::WarpCompilationDatabase &Database) {
   limitWorkerMemory();
@@ -512,10 +532,12 @@ int runWorker(ClangTidyContext &Context,
       return ExitToolError;
     BaseFS->pushOverlay(Overlay);
   }
-  // One pass per arch variant with warp code (ArchPasses.h); usually one.
+  // One pass per arch variant with warp code (ArchPasses.h), usually one,
+  // each over the shared prologue when it is on (PrecompiledPrologue.h).
   warp_tidy::ArchPassSummary Passes;
-  std::vector<ClangTidyError> Errors =
-      warp_tidy::runArchPasses(Context, Database, WorkerFile, BaseFS, FixNotes, Passes);
+  warp_tidy::PrologueOutcome Prologue;
+  std::vector<ClangTidyError> Errors = warp_tidy::runArchPasses(
+      Context, Database, WorkerFile, BaseFS, FixNotes, prologueSettings(), Prologue, Passes);
 
   // Cacheable only when the result depends on nothing but the files read:
   // a unit that does not compile may be fixed by a header appearing, and a
@@ -524,7 +546,8 @@ int runWorker(ClangTidyContext &Context,
   std::vector<warp_tidy::FileStamp> Deps;
   std::vector<std::string> Paths;
   for (const auto &Entry : Tracker->Files)
-    Paths.push_back(Entry.getKey().str());
+    if (!Prologue.isPrologueFile(Entry.getKey()))
+      Paths.push_back(Entry.getKey().str());
   llvm::sort(Paths);
   for (const std::string &P : Paths) {
     const TrackingFileSystem::Opened &O = Tracker->Files.find(P)->second;
@@ -540,6 +563,9 @@ int runWorker(ClangTidyContext &Context,
     }
     Deps.push_back(std::move(*S));
   }
+  // The prologue's headers were read into the PCH, not by this analysis:
+  // they are dependencies all the same.
+  warp_tidy::mergeStamps(Deps, Prologue.Deps);
   if (Deps.empty())
     Cacheable = false;
 

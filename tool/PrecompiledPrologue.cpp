@@ -1,0 +1,641 @@
+//===--- PrecompiledPrologue.cpp - A shared PCH of the implicit CUDA prologue =//
+
+#include "PrecompiledPrologue.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace clang;
+using namespace clang::tidy;
+
+namespace warp_tidy {
+
+namespace {
+
+constexpr int PchFormatVersion = 1;
+/// A failed build is not retried for this long (units parse plainly).
+constexpr std::chrono::seconds FailedBuildMemory(600);
+/// A lock this old belongs to a builder that died.
+constexpr std::chrono::seconds StaleLock(300);
+
+bool debugEnabled() {
+  static const bool On = sys::Process::GetEnv("WARP_TIDY_DEBUG_PCH").has_value();
+  return On;
+}
+void debug(const Twine &Message) {
+  if (debugEnabled())
+    errs() << "warp-tidy: debug: pch: " << Message << "\n";
+}
+
+/// The force-included headers that make up the implicit prologue: clang's
+/// CUDA runtime wrapper (added by the driver) and warp-tidy's arch shims
+/// (ArchShims.h; the temporary copy or the one an exported database names).
+bool isPrologueInclude(StringRef Path) {
+  StringRef Name = sys::path::filename(Path);
+  return Name == "__clang_cuda_runtime_wrapper.h" || Name.starts_with("warp-tidy-arch-shims");
+}
+
+/// How many of the invocation's leading `-include`s are the prologue.
+size_t prologueIncludeCount(const PreprocessorOptions &PP) {
+  size_t N = 0;
+  while (N < PP.Includes.size() && isPrologueInclude(PP.Includes[N]))
+    ++N;
+  return N;
+}
+
+std::chrono::system_clock::time_point modificationTime(StringRef Path, bool &Exists) {
+  sys::fs::file_status Status;
+  Exists = !sys::fs::status(Path, Status) && sys::fs::exists(Status);
+  return Exists ? Status.getLastModificationTime()
+                : std::chrono::system_clock::time_point();
+}
+
+int64_t mtimeNs(const sys::fs::file_status &S) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             S.getLastModificationTime().time_since_epoch())
+      .count();
+}
+
+/// Records the files a PCH build opens: what the PCH was built from.
+class RecordingFileSystem : public vfs::ProxyFileSystem {
+public:
+  using ProxyFileSystem::ProxyFileSystem;
+  ErrorOr<std::unique_ptr<vfs::File>> openFileForRead(const Twine &Path) override {
+    auto File = ProxyFileSystem::openFileForRead(Path);
+    if (File) {
+      SmallString<256> Abs;
+      Path.toVector(Abs);
+      if (!sys::path::is_absolute(Abs))
+        if (auto CWD = getCurrentWorkingDirectory()) {
+          SmallString<256> Joined(*CWD);
+          sys::path::append(Joined, Abs);
+          Abs = Joined;
+        }
+      sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
+      Opened.insert(Abs);
+    }
+    return File;
+  }
+  StringSet<> Opened;
+};
+
+/// Counts a PCH build's errors and keeps the first one's text.
+class ErrorCounter : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level >= DiagnosticsEngine::Error && First.empty()) {
+      SmallString<128> Text;
+      Info.FormatDiagnostic(Text);
+      First = Text.str().str();
+    }
+  }
+  std::string First;
+};
+
+/// Writes \p Text to \p Path through a unique temporary and a rename.
+bool writeAtomically(StringRef Path, StringRef Text) {
+  SmallString<256> Temp;
+  int FD;
+  if (sys::fs::createUniqueFile(Path + ".%%%%%%%%.tmp", FD, Temp))
+    return false;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      sys::fs::remove(Temp);
+      return false;
+    }
+  }
+  if (sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return false;
+  }
+  return true;
+}
+
+/// The PCHs of one directory: finds, validates, builds.
+class PchStore {
+public:
+  PchStore(const PrologueSettings &Settings) : Settings(Settings) {}
+
+  /// The PCH for \p Unit (whose first \p PrologueIncludes `-include`s are
+  /// the prologue), built if needed; empty when there is none to use.
+  std::string acquire(const CompilerInvocation &Unit, size_t PrologueIncludes,
+                      FileManager &Files, std::shared_ptr<PCHContainerOperations> PCHOps,
+                      PrologueOutcome &Outcome);
+
+  /// The PCH at \p Pch gave a parse that the plain parse contradicts:
+  /// drop it, and parse plainly for a while.
+  void reject(StringRef Pch, StringRef Why);
+
+private:
+  std::string key(const CompilerInvocation &Unit, FileManager &Files) const;
+  bool valid(StringRef Pch, std::vector<FileStamp> &Deps) const;
+  bool recentlyFailed(StringRef Pch, std::string &Why) const;
+  bool build(StringRef Pch, const CompilerInvocation &Unit, size_t PrologueIncludes,
+             FileManager &Files, std::shared_ptr<PCHContainerOperations> PCHOps,
+             std::vector<FileStamp> &Deps, std::string &Why) const;
+
+  PrologueSettings Settings;
+};
+
+std::string PchStore::key(const CompilerInvocation &Unit, FileManager &Files) const {
+  // Everything of the device invocation but the names of its input and
+  // outputs: language, standard, target and arch, every preprocessor
+  // option (-D/-U/-I/-isystem/-include, __clang_analyzer__), warnings.
+  CompilerInvocation Copy(Unit);
+  Copy.getFrontendOpts().Inputs.clear();
+  Copy.getFrontendOpts().OutputFile.clear();
+  Copy.getCodeGenOpts().MainFileName.clear();
+  Copy.getDependencyOutputOpts() = DependencyOutputOptions();
+  // The CUDA compilation-unit id is derived from the main file's path; it
+  // names static device variables in code generation, which an analysis
+  // does not run.
+  Copy.getLangOpts().CUID.clear();
+  std::vector<std::string> Parts = {"warp-tidy-pch/" + std::to_string(PchFormatVersion),
+                                    getClangFullVersion()};
+  if (auto CWD = Files.getVirtualFileSystem().getCurrentWorkingDirectory())
+    Parts.push_back(*CWD);
+  Parts.push_back(Unit.getFileSystemOpts().WorkingDir);
+  for (std::string &A : Copy.getCC1CommandLine())
+    Parts.push_back(std::move(A));
+  return hashParts(Parts);
+}
+
+bool PchStore::valid(StringRef Pch, std::vector<FileStamp> &Deps) const {
+  auto Buffer = MemoryBuffer::getFile(Pch + ".deps");
+  if (!Buffer)
+    return false;
+  Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
+  if (!Parsed) {
+    consumeError(Parsed.takeError());
+    return false;
+  }
+  const json::Object *O = Parsed->getAsObject();
+  std::vector<FileStamp> Recorded;
+  if (!O || O->getInteger("format") != PchFormatVersion || !O->get("deps") ||
+      !stampsFromJson(*O->get("deps"), Recorded) || Recorded.empty())
+    return false;
+  // The PCH itself: whole (the content the builder recorded).
+  std::optional<FileStamp> Self = stampFile(Pch);
+  if (!Self || O->getString("hash") != StringRef(Self->Hash)) {
+    debug("'" + Pch + "' does not match its record");
+    return false;
+  }
+  // What it was built from: unchanged (size and modification time, which
+  // is what clang itself compares when it loads a PCH).
+  for (const FileStamp &D : Recorded) {
+    sys::fs::file_status Status;
+    if (sys::fs::status(D.Path, Status) || Status.getSize() != D.Size ||
+        mtimeNs(Status) != D.MTimeNs) {
+      debug("'" + D.Path + "' changed since '" + Pch + "' was built");
+      return false;
+    }
+  }
+  Deps = std::move(Recorded);
+  // Least recently *used*, for the cache's eviction.
+  ::utimensat(AT_FDCWD, Pch.str().c_str(), nullptr, 0);
+  return true;
+}
+
+bool PchStore::recentlyFailed(StringRef Pch, std::string &Why) const {
+  bool Exists;
+  auto When = modificationTime((Pch + ".failed").str(), Exists);
+  if (!Exists || std::chrono::system_clock::now() - When > FailedBuildMemory)
+    return false;
+  auto Buffer = MemoryBuffer::getFile(Pch + ".failed");
+  Why = Buffer ? (*Buffer)->getBuffer().trim().str() : "an earlier build failed";
+  return true;
+}
+
+bool PchStore::build(StringRef Pch, const CompilerInvocation &Unit, size_t PrologueIncludes,
+                     FileManager &Files, std::shared_ptr<PCHContainerOperations> PCHOps,
+                     std::vector<FileStamp> &Deps, std::string &Why) const {
+  // The empty unit the PCH is built from: clang makes a PCH user include
+  // its main file, so it stays next to the PCH (and is evicted with it).
+  std::string Empty = (Pch + ".cu").str();
+  if (!sys::fs::exists(Empty) && !writeAtomically(Empty, "")) {
+    Why = "cannot write '" + Empty + "'";
+    return false;
+  }
+  SmallString<256> Temp;
+  sys::fs::createUniquePath(Pch + ".%%%%%%%%.tmp", Temp, /*MakeAbsolute=*/false);
+  auto Invocation = std::make_shared<CompilerInvocation>(Unit);
+  FrontendOptions &FO = Invocation->getFrontendOpts();
+  InputKind Kind = FO.Inputs.front().getKind();
+  FO.Inputs = {FrontendInputFile(Empty, Kind)};
+  FO.OutputFile = Temp.str().str();
+  FO.ProgramAction = frontend::GeneratePCH;
+  Invocation->getCodeGenOpts().MainFileName.clear();
+  Invocation->getDependencyOutputOpts() = DependencyOutputOptions();
+  std::vector<std::string> &Includes = Invocation->getPreprocessorOpts().Includes;
+  Includes.resize(PrologueIncludes);
+
+  auto Recorder = makeIntrusiveRefCnt<RecordingFileSystem>(Files.getVirtualFileSystemPtr());
+  ErrorCounter Errors;
+  bool Built;
+  {
+    CompilerInstance CI(std::move(Invocation), std::move(PCHOps));
+    CI.setVirtualFileSystem(Recorder);
+    CI.createFileManager();
+    CI.createDiagnostics(&Errors, /*ShouldOwnClient=*/false);
+    CI.createSourceManager();
+    GeneratePCHAction Action;
+    Built = CI.ExecuteAction(Action) && !Errors.getNumErrors();
+  }
+  if (!Built) {
+    sys::fs::remove(Temp);
+    Why = Errors.First.empty() ? "clang could not build it" : "clang: " + Errors.First;
+    return false;
+  }
+  std::optional<FileStamp> Self = stampFile(Temp);
+  if (!Self) {
+    sys::fs::remove(Temp);
+    Why = "cannot read the PCH just written";
+    return false;
+  }
+  std::vector<std::string> Paths;
+  for (const auto &E : Recorder->Opened)
+    if (!StringRef(E.getKey()).starts_with(Settings.Directory))
+      Paths.push_back(E.getKey().str());
+  llvm::sort(Paths);
+  Deps.clear();
+  for (const std::string &P : Paths) {
+    std::optional<FileStamp> S = stampFile(P);
+    if (!S) {
+      sys::fs::remove(Temp);
+      Why = "'" + P + "' disappeared while the PCH was built";
+      return false;
+    }
+    Deps.push_back(std::move(*S));
+  }
+  json::Object Record{{"format", PchFormatVersion},
+                      {"hash", Self->Hash},
+                      {"deps", stampsToJson(Deps)}};
+  std::string Text;
+  raw_string_ostream(Text) << json::Value(std::move(Record));
+  // The record first, then the PCH: a reader that finds the PCH finds its
+  // record (and checks the content hash, so an older record cannot pass).
+  if (!writeAtomically((Pch + ".deps").str(), Text) || sys::fs::rename(Temp, Pch)) {
+    sys::fs::remove(Temp);
+    Why = "cannot write into '" + Settings.Directory + "' (disk full?)";
+    return false;
+  }
+  sys::fs::remove(Pch + ".failed");
+  return true;
+}
+
+std::string PchStore::acquire(const CompilerInvocation &Unit, size_t PrologueIncludes,
+                              FileManager &Files,
+                              std::shared_ptr<PCHContainerOperations> PCHOps,
+                              PrologueOutcome &Outcome) {
+  auto Plain = [&](const std::string &Why) {
+    if (Outcome.What == PrologueOutcome::Off)
+      Outcome.What = PrologueOutcome::Plain;
+    Outcome.Why = Why;
+    debug("plain parse: " + Why);
+    return std::string();
+  };
+  if (std::error_code EC = sys::fs::create_directories(Settings.Directory))
+    return Plain("cannot create '" + Settings.Directory + "': " + EC.message());
+  if (!sys::fs::is_directory(Settings.Directory))
+    return Plain("cannot create '" + Settings.Directory + "': not a directory");
+  SmallString<256> PchPath(Settings.Directory);
+  sys::path::append(PchPath, key(Unit, Files) + ".pch");
+  std::string Pch = PchPath.str().str();
+  std::string Lock = Pch + ".lock";
+  auto Use = [&](std::vector<FileStamp> Deps) {
+    Outcome.What = PrologueOutcome::Used;
+    llvm::append_range(Outcome.Deps, Deps);
+    debug("using '" + Pch + "'");
+    return Pch;
+  };
+
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(Settings.WaitSeconds);
+  for (;;) {
+    std::vector<FileStamp> Deps;
+    if (valid(Pch, Deps))
+      return Use(std::move(Deps));
+    std::string Why;
+    if (recentlyFailed(Pch, Why))
+      return Plain("the PCH could not be built recently: " + Why);
+    // One builder: whoever creates the lock file.
+    int FD;
+    std::error_code LockError = sys::fs::openFileForWrite(Lock, FD, sys::fs::CD_CreateNew);
+    if (LockError && LockError != std::errc::file_exists)
+      return Plain("cannot create '" + Lock + "': " + LockError.message());
+    if (!LockError) {
+      ::close(FD);
+      bool Built = valid(Pch, Deps); // Finished while we looked?
+      if (!Built) {
+        auto Start = std::chrono::steady_clock::now();
+        Built = build(Pch, Unit, PrologueIncludes, Files, PCHOps, Deps, Why);
+        debug((Built ? "built '" : "could not build '") + Pch + "' in " +
+              std::to_string(std::chrono::duration<double>(
+                                 std::chrono::steady_clock::now() - Start)
+                                 .count()) +
+              " s" + (Built ? "" : ": " + Why));
+        if (!Built)
+          writeAtomically(Pch + ".failed", Why + "\n");
+      }
+      sys::fs::remove(Lock);
+      return Built ? Use(std::move(Deps)) : Plain(Why);
+    }
+    // Someone else builds it: wait for it, a bounded time.
+    bool LockExists;
+    auto LockTime = modificationTime(Lock, LockExists);
+    if (LockExists && std::chrono::system_clock::now() - LockTime > StaleLock) {
+      debug("removing the stale lock '" + Lock + "'");
+      sys::fs::remove(Lock);
+      continue;
+    }
+    if (std::chrono::steady_clock::now() > Deadline)
+      return Plain("another process was still building '" + Pch + "'");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+void PchStore::reject(StringRef Pch, StringRef Why) {
+  debug("rejecting '" + Pch + "': " + Why);
+  writeAtomically((Pch + ".failed").str(), ("the PCH was rejected: " + Why + "\n").str());
+  sys::fs::remove(Pch);
+}
+
+/// Narrows the traversal to what was parsed after the PCH: the unit's own
+/// declarations and those of every header it includes. Declarations read
+/// from the PCH reach consumers as "interesting" ones; they stay outside.
+class UnitScopeConsumer : public ASTConsumer {
+public:
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      Decls.push_back(D);
+    return true;
+  }
+  void HandleInterestingDecl(DeclGroupRef) override {}
+  void HandleTranslationUnit(ASTContext &Ctx) override { Ctx.setTraversalScope(Decls); }
+
+private:
+  std::vector<Decl *> Decls;
+};
+
+/// runClangTidy's action factory, plus the prologue.
+class PrologueActionFactory : public tooling::FrontendActionFactory {
+public:
+  PrologueActionFactory(ClangTidyContext &Context,
+                        IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS, PchStore *Store,
+                        PrologueOutcome &Outcome, const ConsumerHook &Hook)
+      : ConsumerFactory(Context, std::move(BaseFS)), Store(Store), Outcome(Outcome),
+        Hook(Hook) {}
+
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(*this);
+  }
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As clang-tidy: the analysis sees __clang_analyzer__ (so does the PCH,
+    // built from this invocation).
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    // As runClangTidy with Quiet (what warp-tidy's workers asked for): no
+    // "N warnings generated" line.
+    Invocation->getDiagnosticOpts().ShowCarets = false;
+    UsePch = false;
+    PreprocessorOptions &PP = Invocation->getPreprocessorOpts();
+    size_t Prologue = prologueIncludeCount(PP);
+    if (Store && Prologue && PP.MacroIncludes.empty() && PP.ImplicitPCHInclude.empty() &&
+        Invocation->getFrontendOpts().Inputs.size() == 1) {
+      std::string Pch = Store->acquire(*Invocation, Prologue, *Files, PCHContainerOps, Outcome);
+      if (!Pch.empty()) {
+        // The PCH holds the prologue `-include`s; the others (the
+        // project's own) stay in the unit, after it, in order.
+        PP.ImplicitPCHInclude = Pch;
+        PP.Includes.erase(PP.Includes.begin(), PP.Includes.begin() + Prologue);
+        UsePch = true;
+        UsedPchs.push_back(Pch);
+      }
+    }
+    return FrontendActionFactory::runInvocation(std::move(Invocation), Files,
+                                                std::move(PCHContainerOps), DiagConsumer);
+  }
+
+  std::vector<std::string> UsedPchs;
+
+private:
+  class Action : public ASTFrontendAction {
+  public:
+    Action(PrologueActionFactory &Factory) : Factory(Factory) {}
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                   StringRef File) override {
+      std::unique_ptr<ASTConsumer> Checks =
+          Factory.ConsumerFactory.createASTConsumer(Compiler, File);
+      if (Factory.Hook && Checks)
+        Checks = Factory.Hook(Compiler, File, std::move(Checks));
+      if (!Factory.UsePch || !Checks)
+        return Checks;
+      std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+      Consumers.push_back(std::make_unique<UnitScopeConsumer>());
+      Consumers.push_back(std::move(Checks));
+      return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+    }
+
+  private:
+    PrologueActionFactory &Factory;
+  };
+
+  ClangTidyASTConsumerFactory ConsumerFactory;
+  PchStore *Store;
+  PrologueOutcome &Outcome;
+  const ConsumerHook &Hook;
+  bool UsePch = false;
+};
+
+/// Holds back what the process writes to stderr (clang's "N warnings
+/// generated" line) while a PCH-backed parse runs: if the plain parse has to
+/// answer instead, only the plain parse's output may show.
+class StderrCapture {
+public:
+  StderrCapture() {
+    SmallString<128> Path;
+    int Fd;
+    if (sys::fs::createTemporaryFile("warp-tidy-stderr", "txt", Fd, Path))
+      return;
+    errs().flush();
+    Saved = ::dup(2);
+    if (Saved < 0 || ::dup2(Fd, 2) < 0) {
+      ::close(Fd);
+      sys::fs::remove(Path);
+      Saved = -1;
+      return;
+    }
+    ::close(Fd);
+    File = Path.str().str();
+  }
+  /// Restores stderr; returns what was written meanwhile.
+  std::string release() {
+    if (Saved < 0)
+      return "";
+    errs().flush();
+    ::dup2(Saved, 2);
+    ::close(Saved);
+    Saved = -1;
+    auto Buffer = MemoryBuffer::getFile(File);
+    sys::fs::remove(File);
+    return Buffer ? (*Buffer)->getBuffer().str() : "";
+  }
+  ~StderrCapture() { errs() << release(); }
+
+private:
+  int Saved = -1;
+  std::string File;
+};
+
+bool isCompilerError(const ClangTidyError &E) {
+  return E.DiagLevel == ClangTidyError::Error &&
+         StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
+}
+
+/// One analysis, as clang-tidy's runClangTidy does it (the same argument
+/// adjusters, diagnostics consumer and action), with \p Store's PCH when
+/// it is given. \p Failed: clang reported the command could not be run.
+std::vector<ClangTidyError> runOnce(ClangTidyContext &Context,
+                                    const tooling::CompilationDatabase &Database,
+                                    StringRef File,
+                                    IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS,
+                                    bool ApplyAnyFix, PchStore *Store,
+                                    PrologueOutcome &Outcome,
+                                    std::vector<std::string> &UsedPchs, bool &Failed,
+                                    const ConsumerHook &Hook) {
+  std::vector<std::string> Files = {File.str()};
+  tooling::ClangTool Tool(Database, Files, std::make_shared<PCHContainerOperations>(),
+                          BaseFS);
+  tooling::ArgumentsAdjuster PerFileExtraArgs =
+      [&Context](const tooling::CommandLineArguments &Args, StringRef Filename) {
+        ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
+        tooling::CommandLineArguments Adjusted = Args;
+        if (Opts.ExtraArgsBefore) {
+          auto I = Adjusted.begin();
+          if (I != Adjusted.end() && !StringRef(*I).starts_with("-"))
+            ++I; // The compiler's name.
+          Adjusted.insert(I, Opts.ExtraArgsBefore->begin(), Opts.ExtraArgsBefore->end());
+        }
+        if (Opts.ExtraArgs)
+          Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
+        return Adjusted;
+      };
+  Tool.appendArgumentsAdjuster(PerFileExtraArgs);
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  Tool.setPrintErrorMessage(false);
+  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
+  auto DiagOpts = std::make_unique<DiagnosticOptions>();
+  DiagnosticsEngine DE(DiagnosticIDs::create(), *DiagOpts, &DiagConsumer,
+                       /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(std::move(DiagOpts), &DE);
+  Tool.setDiagnosticConsumer(&DiagConsumer);
+  PrologueActionFactory Factory(Context, BaseFS, Store, Outcome, Hook);
+  Failed = Tool.run(&Factory) != 0;
+  UsedPchs = Factory.UsedPchs;
+  return DiagConsumer.take();
+}
+
+} // namespace
+
+std::string prologueDirectory(StringRef CacheDir) {
+  SmallString<256> Dir(CacheDir);
+  sys::fs::make_absolute(Dir);
+  sys::path::append(Dir, "pch");
+  return Dir.str().str();
+}
+
+void mergeStamps(std::vector<FileStamp> &Deps, ArrayRef<FileStamp> More) {
+  StringSet<> Known;
+  for (const FileStamp &D : Deps)
+    Known.insert(D.Path);
+  for (const FileStamp &M : More)
+    if (Known.insert(M.Path).second)
+      Deps.push_back(M);
+  llvm::sort(Deps, [](const FileStamp &A, const FileStamp &B) { return A.Path < B.Path; });
+}
+
+bool PrologueOutcome::isPrologueFile(StringRef Path) const {
+  return !Directory.empty() && Path.starts_with(Directory);
+}
+
+std::vector<ClangTidyError>
+runClangTidyWithPrologue(ClangTidyContext &Context,
+                         const tooling::CompilationDatabase &Database, StringRef File,
+                         IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS, bool ApplyAnyFix,
+                         const PrologueSettings &Settings, PrologueOutcome &Outcome,
+                         const ConsumerHook &Hook) {
+  Outcome = PrologueOutcome();
+  Outcome.Directory = Settings.Directory;
+  // Tests shorten the wait for another builder.
+  PrologueSettings Effective = Settings;
+  if (auto Wait = sys::Process::GetEnv("WARP_TIDY_PCH_WAIT_SECONDS"))
+    StringRef(*Wait).getAsInteger(10, Effective.WaitSeconds);
+  std::optional<PchStore> Store;
+  if (!Settings.Directory.empty())
+    Store.emplace(Effective);
+  std::vector<std::string> UsedPchs;
+  bool Failed = false;
+  std::optional<StderrCapture> Capture;
+  if (Store)
+    Capture.emplace();
+  std::vector<ClangTidyError> Errors =
+      runOnce(Context, Database, File, BaseFS, ApplyAnyFix, Store ? &*Store : nullptr,
+              Outcome, UsedPchs, Failed, Hook);
+  auto FirstError = llvm::find_if(Errors, isCompilerError);
+  if (UsedPchs.empty() || (!Failed && FirstError == Errors.end()))
+    return Errors; // The capture's output is written out as it was.
+  // Of the PCH-backed parse's output, only warp-tidy's own notes stay.
+  std::string Held = Capture->release();
+  for (StringRef Line : split(Held, '\n'))
+    if (Line.starts_with("warp-tidy: debug: pch:"))
+      errs() << Line << "\n";
+
+  // An error with the PCH: the plain parse answers. If it has none, the PCH
+  // was at fault (rejected by clang, stale, corrupt): it goes.
+  std::string Why = FirstError != Errors.end() ? FirstError->Message.Message
+                                               : std::string("the analysis failed");
+  PrologueOutcome Plain;
+  Plain.Directory = Settings.Directory;
+  bool PlainFailed = false;
+  std::vector<std::string> None;
+  std::vector<ClangTidyError> PlainErrors = runOnce(
+      Context, Database, File, BaseFS, ApplyAnyFix, nullptr, Plain, None, PlainFailed, Hook);
+  if (!PlainFailed && llvm::none_of(PlainErrors, isCompilerError))
+    for (const std::string &Pch : UsedPchs)
+      Store->reject(Pch, Why);
+  Outcome.What = PrologueOutcome::FellBack;
+  Outcome.Why = Why;
+  Outcome.Deps.clear();
+  debug("fell back to the plain parse: " + Why);
+  return PlainErrors;
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,104 @@
+//===--- PrecompiledPrologue.h - A shared PCH of the implicit CUDA prologue ===//
+//
+// Most of the parse of a small CUDA unit is not its own code: every device
+// pass first reads clang's CUDA runtime wrapper (and the toolkit headers it
+// pulls in) and warp-tidy's arch shims, forced in with `-include`. That
+// prologue depends only on the compile flags, so it is parsed once into a
+// precompiled header, kept in the cache directory next to the result cache,
+// and loaded by every unit (and every later run) whose device invocation is
+// the same up to its main file.
+//
+//   key      = hash(clang's version, the cc1 invocation of the device pass
+//              without its input and output names, the working directory)
+//   <key>.pch        the PCH, built from <key>.pch.cu (an empty unit) with
+//                    exactly the unit's flags and its leading prologue
+//                    `-include`s;
+//   <key>.pch.deps   its content hash and every file it was built from
+//                    (size, mtime, content hash): a changed toolkit header
+//                    rebuilds it, and the result cache records them as the
+//                    unit's dependencies;
+//   <key>.pch.lock   held by the one process building it (others wait a
+//                    bounded time, then parse plainly);
+//   <key>.pch.failed a build that failed: the units parse plainly for a
+//                    while instead of retrying.
+//
+// With the PCH loaded, the checks traverse only the declarations parsed
+// after it (ASTContext::setTraversalScope, as clangd does for its preamble
+// ASTs): the unit's own code and every header it includes, project and
+// system alike. The prologue's declarations are read from the PCH only when
+// the analysis asks for them (a callee's body, a type).
+//
+// Never a wrong answer: any error in a PCH-backed parse (a PCH clang
+// rejects, a stale or corrupt file, or a unit that does not compile) makes
+// the plain parse give the answer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_TOOL_PRECOMPILEDPROLOGUE_H
+#define WARP_TIDY_TOOL_PRECOMPILEDPROLOGUE_H
+
+#include "ResultCache.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTConsumer;
+class CompilerInstance;
+} // namespace clang
+
+namespace warp_tidy {
+
+struct PrologueSettings {
+  /// Where the PCHs live (<cache dir>/pch); empty: no PCH.
+  std::string Directory;
+  /// How long a unit waits for another process building its PCH before it
+  /// parses plainly.
+  unsigned WaitSeconds = 60;
+};
+
+/// What the prologue did for one analysis.
+struct PrologueOutcome {
+  enum Kind {
+    Off,      ///< No PCH was tried (--no-pch, no prologue, no directory).
+    Used,     ///< The answer came from a PCH-backed parse.
+    Plain,    ///< No usable PCH (a failed build, a wait that ran out).
+    FellBack, ///< The PCH-backed parse had errors: the plain parse answered.
+  } What = Off;
+  std::string Why; ///< For Plain and FellBack.
+  /// The files the PCH was built from, as they were then: dependencies of
+  /// the result (the analysis itself no longer opens them).
+  std::vector<FileStamp> Deps;
+  /// PCH files the analysis opened; not dependencies of its result.
+  bool isPrologueFile(llvm::StringRef Path) const;
+  std::string Directory;
+};
+
+/// The PCH directory inside the cache directory \p CacheDir.
+std::string prologueDirectory(llvm::StringRef CacheDir);
+
+/// Appends to \p Deps the stamps of \p More whose paths it lacks.
+void mergeStamps(std::vector<FileStamp> &Deps, llvm::ArrayRef<FileStamp> More);
+
+/// Adds to the checks' consumer of one parse (ArchPasses records the arch
+/// conditions there); called for every parse, the plain fallback included.
+using ConsumerHook = std::function<std::unique_ptr<clang::ASTConsumer>(
+    clang::CompilerInstance &, llvm::StringRef File, std::unique_ptr<clang::ASTConsumer> Checks)>;
+
+/// clang-tidy's runClangTidy for one file, with the shared prologue when
+/// \p Settings allows it.
+std::vector<clang::tidy::ClangTidyError>
+runClangTidyWithPrologue(clang::tidy::ClangTidyContext &Context,
+                         const clang::tooling::CompilationDatabase &Database,
+                         llvm::StringRef File,
+                         llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                         bool ApplyAnyFix, const PrologueSettings &Settings,
+                         PrologueOutcome &Outcome, const ConsumerHook &Hook = nullptr);
+
+} // namespace warp_tidy
+
+#endif
