@@ -127,6 +127,7 @@ static llvm::SmallVector<WarpCollective, 1> fromAsm(const GCCAsmStmt *Asm) {
     W.Intrinsic = P.Equivalent;
     W.PtxInstruction = P.Instruction;
     W.Mask = fromPtx(Asm, P.Mask);
+    W.Destination = fromPtx(Asm, P.Destination);
     W.Value = fromPtx(Asm, P.Value);
     W.LaneOrDelta = fromPtx(Asm, P.LaneOrDelta);
     W.ShuffleControl = fromPtx(Asm, P.Control);

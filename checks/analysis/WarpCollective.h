@@ -55,6 +55,8 @@ struct WarpCollective {
   CollectiveOperand Mask;
   CollectiveOperand Value;
   CollectiveOperand LaneOrDelta;
+  /// For inline PTX: the operand the result is written to (`d`).
+  CollectiveOperand Destination;
   /// A call's `width` argument (defaulted ones included).
   CollectiveOperand Width;
   /// shfl.sync's `c` operand: clamp value and segment mask, which encodes
