@@ -46,7 +46,7 @@ __global__ void guardedMatch(unsigned *out, unsigned v) {
   asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v));
 #endif
   out[0] = r;
-  // P60: :[[@LINE-5]]:2: warning: 'r' is computed with inline PTX 'match.any.sync.b32' only under '#if __CUDA_ARCH__ >= 700', which has no #else: on sm_60 the work is silently skipped{{.*}} [warp-missing-arch-guard]
+  // P60: :[[@LINE-4]]:2: warning: 'r' is computed with inline PTX 'match.any.sync.b32' only under '#if __CUDA_ARCH__ >= 700', which has no #else: on sm_60 the work is silently skipped{{.*}} [warp-missing-arch-guard]
   // P60: :[[@LINE-2]]:12: note: 'r' is used here, after the guard
 }
 
