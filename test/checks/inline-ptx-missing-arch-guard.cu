@@ -12,7 +12,6 @@
 // that only newer targets take is silent, and a guard with no #else whose
 // result is used after it is flagged as for the intrinsics.
 
-// HIGH-NOT: warning:
 
 __global__ void unguardedRedux(unsigned *out, unsigned v) {
   unsigned r;
@@ -60,6 +59,21 @@ __global__ void guardWithoutFallback(unsigned *out, unsigned v) {
   // LOW: :[[@LINE-2]]:12: note: 'r' is used here, after the guard
   // P60: :[[@LINE-6]]:2: warning: 'r' is computed with inline PTX 'redux.sync.max.u32' only under {{.*}} [warp-missing-arch-guard]
   // P60: :[[@LINE-4]]:12: note: 'r' is used here, after the guard
+}
+
+// A guard narrower than every target: sm_80 skips it too.
+__global__ void hopperOnly(unsigned *out, unsigned v) {
+  unsigned r = v;
+#if __CUDA_ARCH__ >= 900
+  asm volatile("redux.sync.min.u32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v));
+#endif
+  out[0] = r;
+  // HIGH: :[[@LINE-4]]:2: warning: 'r' is computed with inline PTX 'redux.sync.min.u32' only under '#if __CUDA_ARCH__ >= 900', which has no #else: on sm_80 the work is silently skipped{{.*}} [warp-missing-arch-guard]
+  // HIGH: :[[@LINE-2]]:12: note: 'r' is used here, after the guard
+  // LOW: :[[@LINE-6]]:2: warning: 'r' is computed with inline PTX 'redux.sync.min.u32' only under {{.*}} [warp-missing-arch-guard]
+  // LOW: :[[@LINE-4]]:12: note: 'r' is used here, after the guard
+  // P60: :[[@LINE-8]]:2: warning: 'r' is computed with inline PTX 'redux.sync.min.u32' only under {{.*}} [warp-missing-arch-guard]
+  // P60: :[[@LINE-6]]:12: note: 'r' is used here, after the guard
 }
 
 __global__ void everyTargetHasThese(unsigned *out, unsigned v, int p) {
