@@ -190,9 +190,16 @@ private:
       return;
     }
     std::optional<PtxCollective> C = collective(Parts, Opcode, Operands);
-    // Any other instruction writing a local register makes it unknown.
+    // Any other instruction writing a local register makes it unknown, but
+    // one written by activemask is known to hold that instant's active lanes.
     if (!Operands.empty())
       forget(Operands[0]);
+    if (C && C->Equivalent->Kind == CollectiveKind::ActiveMask && C->Destination &&
+        C->Destination->Kind == PtxOperand::Register) {
+      PtxOperand Active = *C->Destination;
+      Active.FromActivemask = true;
+      Locals[Active.Text] = Active;
+    }
     if (!C)
       return;
     C->Guarded = Guarded;

@@ -49,6 +49,9 @@ struct PtxOperand {
   /// The operand as written (after `!`, without the `|p` part).
   std::string Text;
   bool Negated = false; ///< written `!a` (a predicate's complement)
+  /// Register: a local register that an `activemask` earlier in the same
+  /// template wrote (`activemask.b32 m; shfl.sync.idx.b32 %0, %1, 0, 0x1f, m;`).
+  bool FromActivemask = false;
 };
 
 /// A warp collective found in an asm template.

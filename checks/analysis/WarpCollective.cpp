@@ -132,6 +132,7 @@ static llvm::SmallVector<WarpCollective, 1> fromAsm(const GCCAsmStmt *Asm) {
     W.LaneOrDelta = fromPtx(Asm, P.LaneOrDelta);
     W.ShuffleControl = fromPtx(Asm, P.Control);
     W.GuardedInTemplate = P.Guarded;
+    W.MaskFromActivemaskInTemplate = P.Mask && P.Mask->FromActivemask;
     Out.push_back(std::move(W));
   }
   return Out;

@@ -62,6 +62,9 @@ struct WarpCollective {
   /// shfl.sync's `c` operand: clamp value and segment mask, which encodes
   /// the width (InlinePtx.h: shuffleWidthFromControl).
   CollectiveOperand ShuffleControl;
+  /// For inline PTX: the mask is a register an `activemask` earlier in the
+  /// same template wrote.
+  bool MaskFromActivemaskInTemplate = false;
   /// The PTX instruction has a guard predicate (`@p`) inside the template.
   bool GuardedInTemplate = false;
   /// The mask was not written (`__syncwarp()`) or the collective is

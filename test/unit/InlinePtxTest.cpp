@@ -182,3 +182,17 @@ TEST(InlinePtx, ShuffleControlWord) {
   EXPECT_EQ(shuffleWidthFromControl(0x0c1f), std::nullopt); // segmask 12: width 20
   EXPECT_EQ(shuffleSegmentMask(0x181f), 24u);
 }
+
+TEST(InlinePtx, ActivemaskIntoALocalRegister) {
+  auto C = parseInlinePtxCollectives(
+      "{ .reg .b32 m; activemask.b32 m; shfl.sync.idx.b32 %0, %1, 0, 0x1f, m; }");
+  ASSERT_EQ(C.size(), 2u);
+  EXPECT_EQ(C[0].Equivalent->Kind, CollectiveKind::ActiveMask);
+  ASSERT_TRUE(C[1].Mask.has_value());
+  EXPECT_EQ(C[1].Mask->Kind, PtxOperand::Register);
+  EXPECT_TRUE(C[1].Mask->FromActivemask);
+  auto Overwritten = parseInlinePtxCollectives(
+      "{ .reg .b32 m; activemask.b32 m; mov.b32 m, -1; bar.warp.sync m; }");
+  ASSERT_EQ(Overwritten.size(), 2u);
+  expectImmediate(Overwritten[1].Mask, -1);
+}
