@@ -31,8 +31,8 @@ __global__ void mustFlag(const unsigned *in, unsigned threshold, unsigned *out) 
     // CHECK-MESSAGES: :[[@LINE-6]]:7: note: the lanes diverge here: this condition differs between the lanes of a warp
     asm volatile("bar.warp.sync %0;" : : "r"(active));
     // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: the mask of inline PTX 'bar.warp.sync' comes from __activemask() through 'active', {{.*}}the warp barrier is undefined for them{{.*}} [warp-activemask-sync-mask]
-    // CHECK-MESSAGES: :[[@LINE-6]]:5: note: 'active' is set from inline PTX activemask here
-    // CHECK-MESSAGES: :[[@LINE-11]]:7: note: the lanes diverge here: this condition differs between the lanes of a warp
+    // CHECK-MESSAGES: :[[@LINE-7]]:5: note: 'active' is set from inline PTX activemask here
+    // CHECK-MESSAGES: :[[@LINE-10]]:7: note: the lanes diverge here: this condition differs between the lanes of a warp
   }
   if (v > threshold + 2) {
     asm volatile("{ .reg .b32 m; activemask.b32 m;\n"
