@@ -143,7 +143,12 @@ void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl
   }
   if (!Mask || !Intrinsic)
     return;
-  judgeMask(Call, Mask, Intrinsic->Name.str(), Intrinsic->Kind, Wrapper, Inside, FD, Result);
+  // A wrapper's collective may be inline PTX: name it as written.
+  std::string Name = Intrinsic->Name.str();
+  if (const auto *InsideAsm = dyn_cast_or_null<GCCAsmStmt>(Inside))
+    if (std::optional<WarpCollective> W = asmCollectiveNeedingLanes(InsideAsm))
+      Name = W->displayName();
+  judgeMask(Call, Mask, Name, Intrinsic->Kind, Wrapper, Inside, FD, Result);
 }
 
 void ActivemaskSyncMaskCheck::checkAsm(const GCCAsmStmt *Asm, const FunctionDecl *FD,

@@ -29,6 +29,7 @@
 #include "SymbolicTranslation.h"
 #include "ThreadIndex.h"
 #include "UniformityProver.h"
+#include "WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -557,7 +558,8 @@ struct FunctionUniformity::Impl {
       for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
         D |= deps(Asm->getInputExpr(I), S);
       for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
-        assign(S, rootVar(Asm->getOutputExpr(I)), D, false, BlockID);
+        assign(S, rootVar(Asm->getOutputExpr(I)),
+               inlinePtxResultIsWarpUniform(Asm, I) ? 0 : D, false, BlockID);
       return;
     }
     if (const auto *Call = dyn_cast<CallExpr>(St)) {
@@ -1888,9 +1890,33 @@ struct FunctionUniformity::Impl {
     return true;
   }
 
-  std::optional<CollectiveSite> makeSite(const CallExpr *Call, const CFGBlock *B,
+  std::optional<CollectiveSite> makeSite(const Stmt *At, const CFGBlock *B,
                                          const State &S) {
+    // An inline asm statement holding a PTX collective: its first instruction
+    // that needs converged lanes (not activemask), judged as its equivalent
+    // intrinsic. One guarded inside the template (`@p`) is not judged: the
+    // template decides which lanes execute it.
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(At)) {
+      std::optional<WarpCollective> W = asmCollectiveNeedingLanes(Asm);
+      if (!W || W->GuardedInTemplate || !W->Intrinsic->IsSync)
+        return std::nullopt;
+      CollectiveSite Site;
+      Site.At = Asm;
+      Site.Intrinsic = W->Intrinsic;
+      Site.Witness = Asm;
+      Site.Must = Must[B->getBlockID()];
+      Site.May = May[B->getBlockID()];
+      if (W->Mask.Immediate)
+        Site.Required = LaneSet(static_cast<uint32_t>(*W->Mask.Immediate));
+      else if (std::optional<uint32_t> M = resolveMaskConstant(W->Mask.E, Ctx))
+        Site.Required = LaneSet(*M);
+      else
+        Site.MaskParameter = unwrittenParameterIndex(W->Mask.E);
+      return Site;
+    }
+    const auto *Call = cast<CallExpr>(At);
     CollectiveSite Site;
+    Site.At = Call;
     Site.Call = Call;
     Site.Must = Must[B->getBlockID()];
     Site.May = May[B->getBlockID()];
@@ -2008,13 +2034,14 @@ struct FunctionUniformity::Impl {
 
   void collectSites() {
     // Blocks in source order keep diagnostics stable.
-    std::vector<std::pair<const CallExpr *, const CFGBlock *>> Calls;
+    // Calls, and inline asm statements (PTX collectives).
+    std::vector<std::pair<const Stmt *, const CFGBlock *>> Calls;
     for (const CFGBlock *B : *Cfg)
       for (const CFGElement &E : *B)
         if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
-          if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
-            if (BlockOf.lookup(Call) == B)
-              Calls.push_back({Call, B});
+          if (isa<CallExpr, GCCAsmStmt>(CS->getStmt()))
+            if (BlockOf.lookup(CS->getStmt()) == B)
+              Calls.push_back({CS->getStmt(), B});
     const SourceManager &SM = Ctx.getSourceManager();
     llvm::sort(Calls, [&](const auto &A, const auto &B) {
       return SM.isBeforeInTranslationUnit(A.first->getBeginLoc(), B.first->getBeginLoc());
@@ -2026,8 +2053,11 @@ struct FunctionUniformity::Impl {
         continue;
       // Most calls are neither collectives nor helpers containing one; skip
       // them before paying for the state replay.
-      if (!recogniseCollective(Call)) {
-        const FunctionDecl *Def = definitionOf(Call->getDirectCallee());
+      if (const auto *Asm = dyn_cast<GCCAsmStmt>(Call)) {
+        if (!asmCollectiveNeedingLanes(Asm))
+          continue;
+      } else if (!recogniseCollective(cast<CallExpr>(Call))) {
+        const FunctionDecl *Def = definitionOf(cast<CallExpr>(Call)->getDirectCallee());
         if (!Def || Def == FD || isInSystemHeader(Def, Ctx) || !Cache.containsCollective(Def))
           continue;
       }
@@ -2101,7 +2131,7 @@ struct FunctionUniformity::Impl {
         Summary.GroupSize = std::max(Summary.GroupSize, Site.GroupSize);
       }
       Summary.RequirementConditions |= Site.ParamConditions;
-      if (const CFGBlock *B = BlockOf.lookup(Site.Call))
+      if (const CFGBlock *B = BlockOf.lookup(Site.At))
         for (unsigned ID : Controls[B->getBlockID()].set_bits())
           if ((BranchDeps[ID] & ~ThreadVarying) && BranchCond[ID] &&
               !llvm::is_contained(Summary.RequirementBranches,
@@ -2212,7 +2242,7 @@ void FunctionUniformity::dump(llvm::raw_ostream &OS) const {
     }
   for (const CollectiveSite &S : P->Sites) {
     OS << "  site ";
-    S.Call->getBeginLoc().print(OS, SM);
+    S.At->getBeginLoc().print(OS, SM);
     char Buf[96];
     snprintf(Buf, sizeof Buf, " required=%s must=0x%08x may=0x%08x",
              S.Required ? std::to_string(S.Required->bits()).c_str() : "?", S.Must.bits(),
@@ -2311,6 +2341,14 @@ WarpAnalysisCache::directFacts(const FunctionDecl *Def) {
         std::string Text = Asm->getAsmString();
         if (isLaneVaryingAsm(Text.data(), Text.size()))
           D.Varying = true;
+        // PTX collectives count as the intrinsics do; activemask is a
+        // thread-varying source.
+        for (const WarpCollective &C : warpCollectivesAt(Asm)) {
+          if (C.Intrinsic->Kind == CollectiveKind::ActiveMask)
+            D.Varying = true;
+          else if (!System)
+            D.Collective = true;
+        }
       }
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Callee = Call->getDirectCallee();

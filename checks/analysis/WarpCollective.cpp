@@ -163,4 +163,25 @@ std::optional<WarpCollective> asmCollectiveNeedingLanes(const GCCAsmStmt *Asm) {
   return std::nullopt;
 }
 
+bool inlinePtxResultIsWarpUniform(const GCCAsmStmt *Asm, unsigned OutputIndex) {
+  if (OutputIndex >= Asm->getNumOutputs())
+    return false;
+  const Expr *Output = Asm->getOutputExpr(OutputIndex);
+  for (const WarpCollective &C : fromAsm(Asm)) {
+    if (C.Destination.E != Output || C.GuardedInTemplate)
+      continue;
+    switch (C.Intrinsic->Kind) {
+    case CollectiveKind::Ballot:
+    case CollectiveKind::Vote:
+    case CollectiveKind::Reduce:
+      return true;
+    case CollectiveKind::Match:
+      return C.Intrinsic->Name.contains("all");
+    default:
+      return false;
+    }
+  }
+  return false;
+}
+
 } // namespace warp_tidy

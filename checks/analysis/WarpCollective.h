@@ -99,6 +99,12 @@ std::optional<WarpCollective> warpCollectiveAt(const clang::Stmt *S);
 /// instruction that needs converged lanes), if any.
 std::optional<WarpCollective> asmCollectiveNeedingLanes(const clang::GCCAsmStmt *Asm);
 
+/// True when output \p OutputIndex of \p Asm is the destination of a PTX
+/// collective whose result is the same in every participating lane (a
+/// vote, a ballot, a reduction, match.all), as the value analysis treats
+/// the intrinsics' results.
+bool inlinePtxResultIsWarpUniform(const clang::GCCAsmStmt *Asm, unsigned OutputIndex);
+
 } // namespace warp_tidy
 
 #endif

@@ -43,7 +43,8 @@ __global__ void mustFlag(const unsigned *in, unsigned threshold, unsigned *out) 
   // Through a helper whose inline-PTX shuffle takes the mask as a parameter.
   if (v > threshold + 3)
     out[3] = shflIdx(__activemask(), v, 0);
-  // HELPER-TODO
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: the mask of shflIdx comes from __activemask(){{.*}}so the shuffle is undefined for them{{.*}} [warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :11:3: note: 'shflIdx' passes the mask to this inline PTX 'shfl.sync.idx.b32'
 }
 
 __global__ void mustStaySilent(const unsigned *in, unsigned threshold, unsigned *out,

@@ -6,11 +6,14 @@
 // through the destination variable. Offsets that stay inside the mask, and
 // values read only under a guard, stay silent.
 
-__device__ float shflDown(unsigned mask, float v, int delta) {
-  float r;
-  asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, %3;"
-               : "=f"(r) : "f"(v), "r"(delta), "r"(mask));
-  return r;
+__device__ float warpSumDown(unsigned mask, float v) {
+  for (int off = 16; off > 0; off >>= 1) {
+    float t;
+    asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, %3;"
+                 : "=f"(t) : "f"(v), "r"(off), "r"(mask));
+    v += t;
+  }
+  return v;
 }
 
 __global__ void ballotReduction(const float *in, int n, float *sums) {
@@ -48,8 +51,10 @@ __global__ void helperWithBallotMask(const float *in, int n, float *out) {
   const int gid = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned active = __ballot_sync(0xffffffffu, gid < n);
   if (gid < n)
-    out[gid] = in[gid] + shflDown(active, in[gid], 1);
-    // HELPER-TODO
+    out[gid] = warpSumDown(active, in[gid]);
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'warpSumDown' shuffles with the mask passed here, which holds only the lanes where 'gid < n' was true, and its inline PTX 'shfl.sync.down.b32' reads lane + 16{{.*}} [warp-shfl-source-outside-mask]
+    // CHECK-MESSAGES: :12:5: note: the shuffle in 'warpSumDown' is here
+    // CHECK-MESSAGES: :[[@LINE-5]]:27: note: the mask comes from this ballot: the lanes where 'gid < n' is true
 }
 
 // --- Must stay silent --------------------------------------------------------
