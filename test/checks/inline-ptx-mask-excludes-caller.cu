@@ -15,7 +15,7 @@ __global__ void mustFlag(const unsigned *in, unsigned *out) {
   unsigned lane = threadIdx.x & 31;
   if (lane < 8) {
     asm volatile("vote.sync.ballot.b32 %0, 1, %1;" : "=r"(r) : "r"(0x0fu));
-    // CHECK-MESSAGES: :[[@LINE-1]]:72: warning: mask 0x0000000f of inline PTX 'vote.sync.ballot.b32' leaves out lanes 4-7, which can reach this call{{.*}} [warp-mask-excludes-caller]
+    // CHECK-MESSAGES: :[[@LINE-1]]:68: warning: mask 0x0000000f of inline PTX 'vote.sync.ballot.b32' leaves out lanes 4-7, which can reach this call{{.*}} [warp-mask-excludes-caller]
     // CHECK-MESSAGES: :[[@LINE-3]]:7: note: the lanes that reach the call are decided here
     out[threadIdx.x + 32] = r;
   }
