@@ -4,6 +4,7 @@
 #include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/Uniformity.h"
+#include "analysis/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
@@ -34,7 +35,7 @@ static bool isActivemaskCall(const Expr *E) {
 /// (`__activemask() & 0xff` is no better) and into helpers that only return
 /// one (`unsigned ACTIVE_MASK() { return __activemask(); }`), but not into
 /// other calls.
-static const CallExpr *findActivemask(const Expr *E, unsigned Depth = 0) {
+static const Stmt *findActivemask(const Expr *E, unsigned Depth = 0) {
   if (!E || Depth > 8)
     return nullptr;
   E = E->IgnoreParenImpCasts();
@@ -46,15 +47,27 @@ static const CallExpr *findActivemask(const Expr *E, unsigned Depth = 0) {
     return findActivemask(onlyReturnedExpr(Call->getDirectCallee()), Depth + 1);
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (const CallExpr *Found = findActivemask(CE, Depth + 1))
+      if (const Stmt *Found = findActivemask(CE, Depth + 1))
         return Found;
   return nullptr;
 }
 
+/// True when an `activemask` instruction in \p Asm's template writes \p Var
+/// (`asm("activemask.b32 %0;" : "=r"(m))`).
+static bool asmWritesActivemaskTo(const GCCAsmStmt *Asm, const VarDecl *Var) {
+  for (const WarpCollective &C : warpCollectivesAt(Asm))
+    if (C.Intrinsic->Kind == CollectiveKind::ActiveMask && C.Destination.E)
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(C.Destination.E->IgnoreParenImpCasts()))
+        if (Ref->getDecl() == Var)
+          return true;
+  return false;
+}
+
 /// Where the value of local variable \p Var can come from __activemask():
-/// its initialiser or any assignment to it in \p Body.
-static const CallExpr *activemaskAssignedTo(const VarDecl *Var, const Stmt *Body) {
-  if (const CallExpr *C = findActivemask(Var->getInit()))
+/// its initialiser, any assignment to it in \p Body, or an inline PTX
+/// `activemask` writing it.
+static const Stmt *activemaskAssignedTo(const VarDecl *Var, const Stmt *Body) {
+  if (const Stmt *C = findActivemask(Var->getInit()))
     return C;
   llvm::SmallVector<const Stmt *, 32> Stack = {Body};
   while (!Stack.empty()) {
@@ -65,8 +78,11 @@ static const CallExpr *activemaskAssignedTo(const VarDecl *Var, const Stmt *Body
       if (BO->isAssignmentOp())
         if (const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
           if (Ref->getDecl() == Var)
-            if (const CallExpr *C = findActivemask(BO->getRHS()))
+            if (const Stmt *C = findActivemask(BO->getRHS()))
               return C;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+      if (asmWritesActivemaskTo(Asm, Var))
+        return Asm;
     const Stmt *Discarded = discardedBranch(S);
     for (const Stmt *Child : S->children())
       if (Child != Discarded)
@@ -86,6 +102,8 @@ void ActivemaskSyncMaskCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     if (const auto *Call = dyn_cast<CallExpr>(S))
       checkCall(Call, FD, Result);
+    else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+      checkAsm(Asm, FD, Result);
     // A discarded `if constexpr` branch is never compiled.
     const Stmt *Discarded = discardedBranch(S);
     for (const Stmt *Child : S->children())
@@ -102,7 +120,7 @@ void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl
   const Expr *Mask = nullptr;
   const WarpIntrinsic *Intrinsic = nullptr;
   const FunctionDecl *Wrapper = nullptr;
-  const CallExpr *Inside = nullptr;
+  const Stmt *Inside = nullptr;
   if (Collective) {
     if (Collective->Intrinsic->Kind == CollectiveKind::ActiveMask ||
         Collective->hasImplicitFullMask())
@@ -125,8 +143,46 @@ void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl
   }
   if (!Mask || !Intrinsic)
     return;
+  // A wrapper's collective may be inline PTX: name it as written.
+  std::string Name = Intrinsic->Name.str();
+  if (const auto *InsideAsm = dyn_cast_or_null<GCCAsmStmt>(Inside))
+    if (std::optional<WarpCollective> W = asmCollectiveNeedingLanes(InsideAsm))
+      Name = W->displayName();
+  judgeMask(Call, Mask, Name, Intrinsic->Kind, Wrapper, Inside, FD, Result);
+}
 
-  const CallExpr *Source = findActivemask(Mask);
+void ActivemaskSyncMaskCheck::checkAsm(const GCCAsmStmt *Asm, const FunctionDecl *FD,
+                                       const MatchFinder::MatchResult &Result) {
+  const SourceManager &SM = *Result.SourceManager;
+  if (SM.isInSystemHeader(Asm->getBeginLoc()))
+    return;
+  for (const WarpCollective &C : warpCollectivesAt(Asm)) {
+    if (C.Intrinsic->Kind == CollectiveKind::ActiveMask || C.ImplicitFullMask)
+      continue;
+    if (C.MaskFromActivemaskInTemplate) {
+      SourceLocation Loc = SM.getFileLoc(Asm->getBeginLoc());
+      if (!Reported.insert(Loc).second)
+        continue;
+      diag(Loc, "the mask of %0 is a register the same template sets with activemask, "
+                "which only reports the lanes that happen to be converged at that instant "
+                "and does not converge them; lanes still on their way are left out, so "
+                "the %1 is undefined for them; compute the mask with "
+                "__ballot_sync(0xffffffff, cond) before the branch and pass it in, or use "
+                "0xffffffff where the whole warp is converged")
+          << C.displayName() << describeKind(C.Intrinsic->Kind);
+      continue;
+    }
+    if (C.Mask.E)
+      judgeMask(Asm, C.Mask.E, C.displayName(), C.Intrinsic->Kind, nullptr, nullptr, FD,
+                Result);
+  }
+}
+
+void ActivemaskSyncMaskCheck::judgeMask(const Stmt *At, const Expr *Mask, std::string Name,
+                                        CollectiveKind Kind, const FunctionDecl *Wrapper,
+                                        const Stmt *Inside, const FunctionDecl *FD,
+                                        const MatchFinder::MatchResult &Result) {
+  const Stmt *Source = findActivemask(Mask);
   const VarDecl *Through = nullptr;
   if (!Source) {
     // Through a local variable: `unsigned m = __activemask(); ...(m, ...)`,
@@ -155,7 +211,7 @@ void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl
   // A defaulted mask is written nowhere here: point at the call.
   bool Defaulted = isa<CXXDefaultArgExpr>(Mask);
   SourceLocation Loc =
-      Result.SourceManager->getFileLoc(Defaulted ? Call->getBeginLoc() : Mask->getBeginLoc());
+      Result.SourceManager->getFileLoc(Defaulted ? At->getBeginLoc() : Mask->getBeginLoc());
   if (!Reported.insert(Loc).second)
     return;
 
@@ -165,7 +221,7 @@ void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl
   llvm::SmallVector<DivergenceSource, 2> Sources;
   if (FD && !FD->isDependentContext())
     if (const FunctionUniformity *A = analysisCache(Ctx).analysis(FD)) {
-      Sources = A->divergenceAt(Call);
+      Sources = A->divergenceAt(At);
       if (!Sources.empty())
         Divergence = &Sources.front();
     }
@@ -175,26 +231,27 @@ void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl
             "lanes still on their way are left out, so the %2 is undefined for them; "
             "compute the mask with __ballot_sync(0xffffffff, cond) before the branch, "
             "or pass 0xffffffff where the whole warp is converged")
-      << (Wrapper ? Wrapper->getNameAsString() : Intrinsic->Name.str())
+      << (Wrapper ? Wrapper->getNameAsString() : Name)
       << (Through ? (" through '" + Through->getNameAsString() + "'") : std::string())
-      << describeKind(Intrinsic->Kind) << Mask->getSourceRange();
+      << describeKind(Kind) << Mask->getSourceRange();
   if (Wrapper && Inside)
     diag(Result.SourceManager->getFileLoc(Inside->getBeginLoc()),
          "%0 passes the mask to this %1", DiagnosticIDs::Note)
-        << Wrapper << Intrinsic->Name;
+        << Wrapper << Name;
   // An __activemask() returned by a helper: show where it is.
   const SourceManager &SM = *Result.SourceManager;
-  SourceLocation At = SM.getFileLoc(Source->getBeginLoc());
+  SourceLocation SourceLoc = SM.getFileLoc(Source->getBeginLoc());
   SourceRange Written(Loc, Defaulted ? Loc : SM.getFileLoc(Mask->getEndLoc()));
-  bool InMaskText = !Defaulted && SM.isWrittenInSameFile(At, Written.getBegin()) &&
-                    !SM.isBeforeInTranslationUnit(At, Written.getBegin()) &&
-                    !SM.isBeforeInTranslationUnit(Written.getEnd(), At);
+  bool InMaskText = !Defaulted && SM.isWrittenInSameFile(SourceLoc, Written.getBegin()) &&
+                    !SM.isBeforeInTranslationUnit(SourceLoc, Written.getBegin()) &&
+                    !SM.isBeforeInTranslationUnit(Written.getEnd(), SourceLoc);
   if (!Through && !InMaskText)
-    diag(At, "the mask is this __activemask(), returned by a helper", DiagnosticIDs::Note);
+    diag(SourceLoc, "the mask is this __activemask(), returned by a helper", DiagnosticIDs::Note);
   if (Through)
     diag(Result.SourceManager->getFileLoc(Source->getBeginLoc()),
-         "'%0' is set from __activemask() here", DiagnosticIDs::Note)
-        << Through->getName();
+         "'%0' is set from %select{__activemask()|inline PTX activemask}1 here",
+         DiagnosticIDs::Note)
+        << Through->getName() << (isa<GCCAsmStmt>(Source) ? 1 : 0);
   if (Divergence && Divergence->Condition)
     diag(Result.SourceManager->getFileLoc(Divergence->Condition->getBeginLoc()),
          "the lanes diverge here: this condition differs between the lanes of a warp",

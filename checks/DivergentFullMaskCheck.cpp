@@ -15,6 +15,7 @@
 #include "DivergentFullMaskCheck.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
+#include "analysis/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -109,7 +110,14 @@ static std::string maskText(const CollectiveSite &Site) {
   return Buf;
 }
 
-static std::string calleeName(const CallExpr *Call) {
+static std::string calleeName(const Stmt *At) {
+  // Inline PTX: named by its instruction.
+  const auto *Call = dyn_cast_or_null<CallExpr>(At);
+  if (!Call) {
+    std::optional<WarpCollective> W = At ? asmCollectiveNeedingLanes(cast<GCCAsmStmt>(At))
+                                          : std::nullopt;
+    return W ? W->displayName() : "the collective";
+  }
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD)
     return "the call";
@@ -125,6 +133,12 @@ static std::string calleeName(const CallExpr *Call) {
   return FD->getNameAsString();
 }
 
+/// The collective's name in quotes, as messages cite it (inline PTX is
+/// already quoted: "inline PTX 'shfl.sync.bfly.b32'").
+static std::string quotedName(const Stmt *At) {
+  return isa_and_nonnull<CallExpr>(At) ? "'" + calleeName(At) + "'" : calleeName(At);
+}
+
 // Fix-it for the seed's scan: `T x = c ? __shfl_sync(m, v, l) : e;` (or any
 // collective with a result in place of the shuffle) becomes
 // `const auto xShfl = __shfl_sync(m, v, l);` followed by the original
@@ -136,7 +150,7 @@ static std::string calleeName(const CallExpr *Call) {
 static std::optional<std::pair<FixItHint, FixItHint>>
 hoistFromConditional(const CollectiveSite &Site, const FunctionUniformity &Analysis,
                      ASTContext &Ctx) {
-  if (Site.Helper || Site.Divergence.size() != 1 || !Site.EarlyExits.empty() ||
+  if (!Site.Call || Site.Helper || Site.Divergence.size() != 1 || !Site.EarlyExits.empty() ||
       !Site.Required || Site.Call->getType()->isVoidType())
     return std::nullopt;
   const auto *CO = dyn_cast_or_null<ConditionalOperator>(Site.Divergence.front().Terminator);
@@ -245,7 +259,7 @@ hoistFromConditional(const CollectiveSite &Site, const FunctionUniformity &Analy
 void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet Missing,
                                              const FunctionUniformity &Analysis,
                                              ASTContext &Ctx) {
-  SourceLocation Loc = fileLoc(Ctx, Site.Call->getBeginLoc());
+  SourceLocation Loc = fileLoc(Ctx, Site.At->getBeginLoc());
   if (!Reported.insert(Loc).second)
     return;
   std::string Kind = describeKind(Site.Intrinsic->Kind).str();
@@ -264,7 +278,7 @@ void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet
         << Site.Helper << Kind
         << (Site.Required->isAll() ? std::string("the whole warp")
                                    : Site.Required->describe())
-        << ("'" + calleeName(Site.Witness) + "'");
+        << quotedName(Site.Witness);
   } else if (Site.Helper) {
     diag(Loc, "%0 is called from thread-divergent code, but the %1 inside it needs "
               "%2 converged (%3): %4, so the %1 is undefined; call %0 where all those "
@@ -273,13 +287,13 @@ void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet
         << Site.Helper << Kind
         << (Site.Required->isAll() ? std::string("the whole warp")
                                    : Site.Required->describe())
-        << ("'" + calleeName(Site.Witness) + "'") << Who;
+        << quotedName(Site.Witness) << Who;
   } else {
     auto D = diag(Loc, "%0 with %1 is reached by only some of the lanes it names: %2, so the %3 "
                        "is undefined; call it where every named lane arrives (hoist it out "
                        "of the branch and select its result), or build the mask with "
                        "__ballot_sync(0xffffffff, cond) before the branch")
-             << calleeName(Site.Call) << maskText(Site) << Who << Kind;
+             << calleeName(Site.At) << maskText(Site) << Who << Kind;
     if (auto Fix = hoistFromConditional(Site, Analysis, Ctx))
       D << Fix->first << Fix->second;
   }
@@ -294,7 +308,7 @@ void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet
 
 void DivergentFullMaskCheck::reportEarlyExit(const CollectiveSite &Site, LaneSet Missing,
                                              ASTContext &Ctx) {
-  SourceLocation Loc = fileLoc(Ctx, Site.Call->getBeginLoc());
+  SourceLocation Loc = fileLoc(Ctx, Site.At->getBeginLoc());
   if (!Reported.insert(Loc).second)
     return;
   const DivergenceSource &Src = Site.EarlyExits.front();
@@ -313,7 +327,7 @@ void DivergentFullMaskCheck::reportEarlyExit(const CollectiveSite &Site, LaneSet
               "lane reach the shuffle and return afterwards (lanes past the end can "
               "contribute a neutral value), or use the mask __ballot_sync(0xffffffff, "
               "cond) computed before the return")
-        << calleeName(Site.Call) << maskText(Site) << Who;
+        << calleeName(Site.At) << maskText(Site) << Who;
   if (Src.Condition)
     diag(fileLoc(Ctx, Src.Condition->getBeginLoc()), describeCondition(Src),
          DiagnosticIDs::Note);
@@ -334,7 +348,7 @@ void DivergentFullMaskCheck::check(const MatchFinder::MatchResult &Result) {
   for (const CollectiveSite &Site : Analysis->sites()) {
     if (!Site.Required || !Site.Intrinsic)
       continue;
-    if (Ctx.getSourceManager().isInSystemHeader(Site.Call->getBeginLoc()))
+    if (Ctx.getSourceManager().isInSystemHeader(Site.At->getBeginLoc()))
       continue;
     LaneSet Missing = Site.Required->minus(Site.Must);
     if (Missing.isEmpty())

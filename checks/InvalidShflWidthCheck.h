@@ -5,7 +5,10 @@
 // delta / source lane / lane mask that does not fit the width is legal but
 // never what was meant: `__shfl_down_sync(m, v, 32)` returns every lane its
 // own value, a source lane >= width silently wraps modulo width, and an xor
-// lane mask >= width reaches across segment boundaries.
+// lane mask >= width reaches across segment boundaries. Inline PTX
+// `shfl.sync` encodes the width in its `c` operand (segment mask in bits
+// 8-12, width = 32 - segment mask): a segment mask that gives no
+// power-of-two width is reported, and offsets are judged against the width.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +19,8 @@
 #include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
+
+struct WarpCollective;
 
 class InvalidShflWidthCheck : public clang::tidy::ClangTidyCheck {
 public:
@@ -28,6 +33,10 @@ public:
   void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
+  void checkShuffle(const WarpCollective &C,
+                    const clang::ast_matchers::MatchFinder::MatchResult &Result);
+  std::optional<int64_t> shuffleWidth(const WarpCollective &C, const clang::ASTContext &Ctx,
+                                      const clang::SourceManager &SM);
   llvm::DenseSet<clang::SourceLocation> Reported;
 };
 

@@ -9,6 +9,7 @@
 
 #include "MaskExcludesCallerCheck.h"
 #include "analysis/CollectiveCalls.h"
+#include "analysis/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
@@ -53,14 +54,18 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
     LaneSet Excluded = Site.May.minus(*Site.Required);
     if (Excluded.isEmpty())
       continue;
-    std::optional<CollectiveCall> Collective = recogniseCollective(Site.Call);
-    const Expr *Mask = Collective ? Collective->maskArg() : nullptr;
-    if (!Mask || SM.isInSystemHeader(Site.Call->getBeginLoc()))
+    // The site's collective: a call, or the PTX instruction of an asm.
+    std::optional<WarpCollective> Collective =
+        Site.Call ? warpCollectiveAt(Site.Call)
+                  : asmCollectiveNeedingLanes(cast<GCCAsmStmt>(Site.At));
+    if (!Collective || !Collective->Mask.present() ||
+        SM.isInSystemHeader(Site.At->getBeginLoc()))
       continue;
-    bool Typo = looksLikeTruncatedFullMask(Mask, Ctx);
+    const Expr *Mask = Collective->Mask.E;
+    bool Typo = Mask && looksLikeTruncatedFullMask(Mask, Ctx);
     if (!Typo && Site.DataDecided)
       continue;
-    SourceLocation Loc = SM.getFileLoc(Mask->getBeginLoc());
+    SourceLocation Loc = SM.getFileLoc(Collective->maskLoc());
     if (!Reported.insert(Loc).second)
       continue;
     char MaskText[16];
@@ -70,7 +75,7 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
       auto D = diag(Loc, "mask %0 of %1 has only %2 bits and looks like a truncated "
                          "0xffffffff: %3 can reach this call without their bit in the "
                          "mask, so the %4 is undefined for them; write all eight digits")
-               << MaskText << Site.Intrinsic->Name << Site.Required->count()
+               << MaskText << Collective->displayName() << Site.Required->count()
                << Excluded.describe() << Kind << Mask->getSourceRange();
       // The full mask is right only when the whole warp provably gets here.
       if (Site.May.isAll() && Site.Must.isAll() && Site.Divergence.empty() &&
@@ -84,8 +89,8 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
               "must have its own bit set in the mask, so the %3 is undefined for them; "
               "name every lane that gets here (0xffffffff when the whole warp does), or "
               "guard the call so that only the named lanes reach it")
-        << MaskText << Site.Intrinsic->Name << Excluded.describe() << Kind
-        << Mask->getSourceRange();
+        << MaskText << Collective->displayName() << Excluded.describe() << Kind
+        << Collective->maskRange();
     if (!Site.Divergence.empty() && Site.Divergence.front().Condition)
       diag(SM.getFileLoc(Site.Divergence.front().Condition->getBeginLoc()),
            "the lanes that reach the call are decided here", DiagnosticIDs::Note);

@@ -12,6 +12,7 @@
 #include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
+#include "analysis/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -38,6 +39,7 @@ void MissingArchGuardCheck::registerPPCallbacks(const SourceManager &, Preproces
                                                 Preprocessor *) {
   Map = std::make_shared<ArchGuardMap>();
   AstCalls.clear();
+  AsmInstructions.clear();
   Functions.clear();
   Ctx = nullptr;
   DeviceCompile = PP->getLangOpts().CUDAIsDevice;
@@ -63,6 +65,16 @@ void MissingArchGuardCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
                          .bind("function"),
                      this);
+  Finder->addMatcher(asmStmt(unless(isExpansionInSystemHeader()),
+                             unless(isInDiscardedConstexprBranch()))
+                         .bind("asm"),
+                     this);
+}
+
+/// The variable an asm statement's operand names, when it is one.
+static std::string asmVariable(const Expr *E) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  return Ref && isa<VarDecl>(Ref->getDecl()) ? Ref->getDecl()->getName().str() : "";
 }
 
 void MissingArchGuardCheck::check(const MatchFinder::MatchResult &Result) {
@@ -75,6 +87,13 @@ void MissingArchGuardCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
     if (std::optional<CollectiveCall> C = recogniseCollective(Call))
       AstCalls.push_back({Call, C->Intrinsic});
+  if (const auto *Asm = Result.Nodes.getNodeAs<GCCAsmStmt>("asm"))
+    for (const WarpCollective &C : warpCollectivesAt(Asm)) {
+      if (C.Intrinsic->MinArch <= 30)
+        continue;
+      AsmInstructions.push_back(
+          {Asm, C.Intrinsic, C.displayName(), asmVariable(C.Destination.E)});
+    }
 }
 
 void MissingArchGuardCheck::onEndOfTranslationUnit() {
@@ -89,6 +108,7 @@ void MissingArchGuardCheck::onEndOfTranslationUnit() {
   reportMissingFallbacks();
   Map.reset();
   AstCalls.clear();
+  AsmInstructions.clear();
   Functions.clear();
 }
 
@@ -217,13 +237,21 @@ void MissingArchGuardCheck::reportMissingGuards() {
   struct Site {
     SourceLocation Loc;
     const WarpIntrinsic *Intrinsic;
-    const CallExpr *Call; // null for textual sites
+    const CallExpr *Call; // null for textual sites and inline PTX
+    std::string Name;     // how the message names it
+    bool InlinePtx = false;
   };
   std::vector<Site> Sites;
   for (const AstCall &C : AstCalls)
-    Sites.push_back({SM.getFileLoc(C.Call->getBeginLoc()), C.Intrinsic, C.Call});
+    Sites.push_back({SM.getFileLoc(C.Call->getBeginLoc()), C.Intrinsic, C.Call,
+                     C.Intrinsic->Name.str()});
+  for (const AsmInstruction &A : AsmInstructions)
+    Sites.push_back({SM.getFileLoc(A.Asm->getBeginLoc()), A.Intrinsic, nullptr, A.Name, true});
   for (const TextualCall &C : Map->Calls)
-    Sites.push_back({C.Loc, C.Intrinsic, nullptr});
+    Sites.push_back({C.Loc, C.Intrinsic, nullptr,
+                     C.PtxInstruction.empty() ? C.Intrinsic->Name.str()
+                                              : "inline PTX '" + C.PtxInstruction + "'",
+                     !C.PtxInstruction.empty()});
 
   for (const Site &S : Sites) {
     if (!Seen.insert(S.Loc).second)
@@ -234,14 +262,14 @@ void MissingArchGuardCheck::reportMissingGuards() {
       continue;
     unsigned Need = S.Intrinsic->MinArch;
     {
-    auto D = diag(S.Loc, "%0 needs sm_%1 or newer but this call is compiled for %2 "
-                         "(the compile targets %3), where it does not exist: nvcc "
-                         "rejects it as undefined; guard it with '#if __CUDA_ARCH__ "
-                         ">= %4' and an '#else' fallback for older architectures (or "
-                         "NV_IF_ELSE_TARGET(NV_PROVIDES_SM_%1, ...)), or set the "
-                         "project's MinimumArch")
-             << S.Intrinsic->Name << Need << archList(*Map, Bad)
-             << describeArchs(Map->Archs) << Need * 10;
+    auto D = diag(S.Loc, "%0 needs sm_%1 or newer but this %select{call|instruction}5 is "
+                         "compiled for %2 (the compile targets %3), where it does not "
+                         "exist: %select{nvcc rejects it as undefined|ptxas rejects it}5; "
+                         "guard it with '#if __CUDA_ARCH__ >= %4' and an '#else' fallback "
+                         "for older architectures (or NV_IF_ELSE_TARGET(NV_PROVIDES_SM_%1, "
+                         "...)), or set the project's MinimumArch")
+             << S.Name << Need << archList(*Map, Bad) << describeArchs(Map->Archs)
+             << Need * 10 << (S.InlinePtx ? 1 : 0);
 
     // Fix-it: `x = __reduce_op_sync(m, x);` on its own line(s) gets wrapped
     // in a guard with a shuffle fallback.
@@ -305,11 +333,18 @@ void MissingArchGuardCheck::reportMissingFallbacks() {
     const WarpIntrinsic *Intrinsic;
     std::string Var;
     const TextualCall *Text;
+    std::string Name; // how the message names it
   };
   std::vector<Site> Sites;
   for (const TextualCall &C : Map->Calls)
     if (!C.AssignedVar.empty())
-      Sites.push_back({C.Loc, C.Intrinsic, C.AssignedVar, &C});
+      Sites.push_back({C.Loc, C.Intrinsic, C.AssignedVar, &C,
+                       C.PtxInstruction.empty() ? C.Intrinsic->Name.str()
+                                                : "inline PTX '" + C.PtxInstruction + "'"});
+  for (const AsmInstruction &A : AsmInstructions)
+    if (!A.AssignedVar.empty())
+      Sites.push_back({SM.getFileLoc(A.Asm->getBeginLoc()), A.Intrinsic, A.AssignedVar,
+                       nullptr, A.Name});
   for (const AstCall &C : AstCalls) {
     const Stmt *Child = C.Call;
     DynTypedNodeList Parents = Ctx->getParents(*Child);
@@ -321,7 +356,8 @@ void MissingArchGuardCheck::reportMissingFallbacks() {
       if (Assign->isAssignmentOp())
         if (const DeclRefExpr *Lhs = asVarRef(Assign->getLHS()))
           Sites.push_back({SM.getFileLoc(C.Call->getBeginLoc()), C.Intrinsic,
-                           Lhs->getDecl()->getName().str(), nullptr});
+                           Lhs->getDecl()->getName().str(), nullptr,
+                           C.Intrinsic->Name.str()});
   }
 
   llvm::SmallSet<unsigned, 8> ReportedChains;
@@ -385,7 +421,7 @@ void MissingArchGuardCheck::reportMissingFallbacks() {
                              "un-reduced per-lane value; add an %select{#else|else "
                              "branch}3 that computes it without %1 (e.g. a "
                              "__shfl_xor_sync loop)")
-               << S.Var << S.Intrinsic->Name << B.Condition
+               << S.Var << S.Name << B.Condition
                << (C.Kind == GuardKind::NvTarget ? 1 : 0) << archList(*Map, Skipping);
       // Fix-it for the seed's shape: the guard holds exactly one
       // `x = __reduce_op_sync(m, x);`.

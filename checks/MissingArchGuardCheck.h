@@ -41,6 +41,14 @@ private:
     const clang::CallExpr *Call;
     const WarpIntrinsic *Intrinsic;
   };
+  /// An arch-limited instruction in an inline asm statement (redux.sync,
+  /// match.sync), with the intrinsic of the same architecture needs.
+  struct AsmInstruction {
+    const clang::GCCAsmStmt *Asm;
+    const WarpIntrinsic *Intrinsic;
+    std::string Name;          ///< "inline PTX 'redux.sync.add.s32'"
+    std::string AssignedVar;   ///< the variable its result is written to
+  };
   void reportMissingGuards();
   void reportMissingFallbacks();
 
@@ -51,6 +59,7 @@ private:
   std::shared_ptr<ArchGuardMap> Map;
   clang::ASTContext *Ctx = nullptr;
   std::vector<AstCall> AstCalls;
+  std::vector<AsmInstruction> AsmInstructions;
   std::vector<const clang::FunctionDecl *> Functions;
 };
 

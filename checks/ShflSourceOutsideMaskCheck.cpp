@@ -23,6 +23,12 @@ void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
                optionally(forCallable(functionDecl().bind("fn"))))
           .bind("call"),
       this);
+  // shfl.sync written as inline PTX.
+  Finder->addMatcher(asmStmt(unless(isExpansionInSystemHeader()),
+                             unless(isInDiscardedConstexprBranch()),
+                             optionally(forCallable(functionDecl().bind("fn"))))
+                         .bind("asm"),
+                     this);
   // Helpers that shuffle with a mask parameter (`warpReduceSum(mask, v)`).
   Finder->addMatcher(callExpr(callee(functionDecl(hasBody(stmt()))),
                               unless(isExpansionInSystemHeader()),
@@ -67,7 +73,7 @@ void ShflSourceOutsideMaskCheck::reportHelper(const ShuffleSourceFinding &F,
               "reads lane %5, which is not in the mask: the value is undefined, yet lane "
               "%4 uses it; pass a mask that holds the lanes the helper reads, or use "
               "offsets that stay within the mask")
-        << F.Helper << hexMask(F.Mask) << F.Intrinsic->Name << readsWhat(F) << F.ReaderLane
+        << F.Helper << hexMask(F.Mask) << F.Name << readsWhat(F) << F.ReaderLane
         << F.SourceLane << F.HelperCall->getSourceRange();
   else
     diag(Loc, "%0 shuffles with the mask passed here, which holds only the lanes where "
@@ -76,7 +82,7 @@ void ShflSourceOutsideMaskCheck::reportHelper(const ShuffleSourceFinding &F,
               "values and use them; let every lane call it under the full mask (the "
               "others with a neutral value), or guard the use of each shuffled value "
               "with the source lane's bit of the mask")
-        << F.Helper << spelling(F.BallotCondition, Ctx) << F.Intrinsic->Name << readsWhat(F)
+        << F.Helper << spelling(F.BallotCondition, Ctx) << F.Name << readsWhat(F)
         << F.HelperCall->getSourceRange();
   diag(SM.getFileLoc(F.Shuffle->getBeginLoc()), "the shuffle in %0 is here",
        DiagnosticIDs::Note)
@@ -89,7 +95,9 @@ void ShflSourceOutsideMaskCheck::reportHelper(const ShuffleSourceFinding &F,
 
 void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *HelperCall = Result.Nodes.getNodeAs<CallExpr>("helperCall");
-  const auto *Call = HelperCall ? HelperCall : Result.Nodes.getNodeAs<CallExpr>("call");
+  const Stmt *Call = HelperCall ? HelperCall : Result.Nodes.getNodeAs<CallExpr>("call");
+  if (!Call)
+    Call = Result.Nodes.getNodeAs<GCCAsmStmt>("asm");
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   // A template's pattern has no values yet; its instantiations are judged.
   if (!Call || (Fn && Fn->isDependentContext()))
@@ -126,7 +134,7 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
               "undefined, yet lane %2 uses it; use offsets that stay within the mask's "
               "lanes, or add the lanes that are read to the mask (and make them reach "
               "the call)")
-        << F->Intrinsic->Name << readsWhat(*F) << F->ReaderLane << F->SourceLane
+        << F->Name << readsWhat(*F) << F->ReaderLane << F->SourceLane
         << hexMask(F->Mask) << Call->getSourceRange();
   } else {
     std::string Cond = spelling(F->BallotCondition, Ctx);
@@ -136,7 +144,7 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
               "part under the full mask (the others with a neutral value), or use the "
               "value only when the source lane is in the mask, e.g. "
               "'if ((mask >> (lane + offset)) & 1)'")
-        << F->Intrinsic->Name << readsWhat(*F) << Cond << Call->getSourceRange();
+        << F->Name << readsWhat(*F) << Cond << Call->getSourceRange();
     diag(SM.getFileLoc(F->Ballot->getBeginLoc()),
          "the mask comes from this ballot: the lanes where '%0' is true", DiagnosticIDs::Note)
         << Cond;

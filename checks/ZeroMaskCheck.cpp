@@ -4,6 +4,7 @@
 #include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/IntrinsicMatchers.h"
+#include "analysis/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
@@ -19,6 +20,11 @@ void ZeroMaskCheck::registerMatchers(MatchFinder *Finder) {
                unless(isInDiscardedConstexprBranch()))
           .bind("call"),
       this);
+  // Collectives written as inline PTX (`bar.warp.sync 0;`).
+  Finder->addMatcher(asmStmt(unless(isExpansionInSystemHeader()),
+                             unless(isInDiscardedConstexprBranch()))
+                         .bind("asm"),
+                     this);
 }
 
 // Where the zero came from, when it was named rather than written: the user
@@ -31,16 +37,22 @@ static const NamedDecl *namedSourceOfMask(const Expr *Mask) {
 }
 
 void ZeroMaskCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
-  std::optional<CollectiveCall> Collective = recogniseCollective(Call);
-  if (!Collective)
+  const Stmt *At = Result.Nodes.getNodeAs<CallExpr>("call");
+  if (!At)
+    At = Result.Nodes.getNodeAs<GCCAsmStmt>("asm");
+  for (const WarpCollective &Collective : warpCollectivesAt(At))
+    checkCollective(Collective, Result);
+}
+
+void ZeroMaskCheck::checkCollective(const WarpCollective &Collective,
+                                    const MatchFinder::MatchResult &Result) {
+  if (!Collective.Mask.present() || Collective.ImplicitFullMask)
     return;
-  const Expr *Mask = Collective->maskArg();
-  std::optional<uint32_t> Value = evaluateMask(Mask, *Result.Context);
+  std::optional<uint32_t> Value = Collective.maskConstant(*Result.Context);
   if (!Value || *Value != 0)
     return;
 
-  SourceLocation Loc = Result.SourceManager->getFileLoc(Mask->getBeginLoc());
+  SourceLocation Loc = Result.SourceManager->getFileLoc(Collective.maskLoc());
   if (!Reported.insert(Loc).second)
     return;
 
@@ -49,12 +61,13 @@ void ZeroMaskCheck::check(const MatchFinder::MatchResult &Result) {
             "set); pass the lanes that reach this call, e.g. 0xffffffff when "
             "the whole warp is converged, or a mask from "
             "__ballot_sync(0xffffffff, cond) computed before the branch")
-      << Collective->Intrinsic->Name << describeKind(Collective->Intrinsic->Kind)
-      << Mask->getSourceRange();
+      << Collective.displayName() << describeKind(Collective.Intrinsic->Kind)
+      << Collective.maskRange();
 
-  if (const NamedDecl *Source = namedSourceOfMask(Mask))
-    diag(Source->getLocation(), "%0 is defined as 0 here", DiagnosticIDs::Note)
-        << Source;
+  if (Collective.Mask.E)
+    if (const NamedDecl *Source = namedSourceOfMask(Collective.Mask.E))
+      diag(Source->getLocation(), "%0 is defined as 0 here", DiagnosticIDs::Note)
+          << Source;
 }
 
 } // namespace warp_tidy

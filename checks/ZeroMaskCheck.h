@@ -3,7 +3,8 @@
 // Flags warp collectives whose mask folds to the constant 0. Such a call names
 // no participating lane, which the CUDA Programming Guide makes undefined (each
 // calling lane must have its own bit set). On an H200 `__ballot_sync(0, p)`
-// returned the full-warp ballot, so the bug hides at run time.
+// returned the full-warp ballot, so the bug hides at run time. Collectives
+// written as inline PTX (`bar.warp.sync 0;`) are judged the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,8 @@
 #include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
+
+struct WarpCollective;
 
 class ZeroMaskCheck : public clang::tidy::ClangTidyCheck {
 public:
@@ -26,6 +29,8 @@ public:
   void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
+  void checkCollective(const WarpCollective &Collective,
+                       const clang::ast_matchers::MatchFinder::MatchResult &Result);
   // Template instantiations revisit the same call; report each location once.
   llvm::DenseSet<clang::SourceLocation> Reported;
 };

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArchGuards.h"
+#include "InlinePtx.h"
 #include "TargetArchs.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
@@ -457,8 +458,77 @@ void Recorder::scanText(FileID File, unsigned Begin, unsigned End, bool SkipFirs
   }
 }
 
+/// The text of a raw string-literal token: quotes removed, the escapes asm
+/// templates use (\n, \t, \", \\) resolved.
+static std::string stringContents(llvm::StringRef Spelling) {
+  size_t Open = Spelling.find('"');
+  size_t Close = Spelling.rfind('"');
+  if (Open == llvm::StringRef::npos || Close <= Open)
+    return "";
+  llvm::StringRef Body = Spelling.slice(Open + 1, Close);
+  std::string Out;
+  for (size_t I = 0; I < Body.size(); ++I) {
+    if (Body[I] != '\\' || I + 1 == Body.size()) {
+      Out += Body[I];
+      continue;
+    }
+    char C = Body[++I];
+    Out += C == 'n' ? '\n' : C == 't' ? '\t' : C;
+  }
+  return Out;
+}
+
+/// Arch-limited instructions of an inline asm statement in skipped text
+/// (`asm volatile("redux.sync.add.s32 %0, %1, -1;" : "=r"(v) : "r"(v));`).
+static void recordAsmInstructions(const std::vector<Token> &Stmt, const SourceManager &SM,
+                                  const LangOptions &LO, std::vector<TextualCall> &Calls) {
+  for (size_t K = 0; K < Stmt.size(); ++K) {
+    if (!Stmt[K].is(tok::raw_identifier))
+      continue;
+    llvm::StringRef Id = Stmt[K].getRawIdentifier();
+    if (Id != "asm" && Id != "__asm__" && Id != "__asm")
+      continue;
+    size_t I = K + 1;
+    while (I < Stmt.size() && Stmt[I].is(tok::raw_identifier) &&
+           llvm::is_contained({"volatile", "__volatile__", "goto", "inline"},
+                              Stmt[I].getRawIdentifier()))
+      ++I;
+    if (I >= Stmt.size() || !Stmt[I].is(tok::l_paren))
+      continue;
+    std::string Template;
+    SourceLocation TemplateLoc;
+    for (++I; I < Stmt.size() && Stmt[I].is(tok::string_literal); ++I) {
+      if (TemplateLoc.isInvalid())
+        TemplateLoc = Stmt[I].getLocation();
+      Template += stringContents(Lexer::getSpelling(Stmt[I], SM, LO));
+    }
+    if (Template.empty())
+      continue;
+    // The single output: `: "=r"(v)` right after the template.
+    std::string Output;
+    if (I + 4 < Stmt.size() && Stmt[I].is(tok::colon) && Stmt[I + 1].is(tok::string_literal) &&
+        Stmt[I + 2].is(tok::l_paren) && Stmt[I + 3].is(tok::raw_identifier) &&
+        Stmt[I + 4].is(tok::r_paren) &&
+        (I + 5 >= Stmt.size() || !Stmt[I + 5].is(tok::comma)))
+      Output = Stmt[I + 3].getRawIdentifier().str();
+    for (const PtxCollective &P : parseInlinePtxCollectives(Template)) {
+      if (!P.Equivalent || P.Equivalent->MinArch <= 30)
+        continue;
+      TextualCall C;
+      C.Loc = TemplateLoc;
+      C.Intrinsic = P.Equivalent;
+      C.PtxInstruction = P.Instruction;
+      C.AssignedVar = Output;
+      C.StmtBegin = Stmt.front().getLocation();
+      C.StmtEnd = Stmt.back().getLocation();
+      Calls.push_back(std::move(C));
+    }
+  }
+}
+
 void Recorder::finishStatement(std::vector<Token> &Stmt) {
   const LangOptions &LO = PP.getLangOpts();
+  recordAsmInstructions(Stmt, SM, LO, Map->Calls);
   for (size_t K = 0; K + 1 < Stmt.size(); ++K) {
     if (!Stmt[K].is(tok::raw_identifier) || !Stmt[K + 1].is(tok::l_paren))
       continue;

@@ -70,7 +70,8 @@ struct GuardChain {
   std::vector<unsigned> Branches;
 };
 
-/// An arch-limited intrinsic call found in text clang did not parse.
+/// An arch-limited intrinsic call (or inline PTX instruction) found in text
+/// clang did not parse.
 struct TextualCall {
   clang::SourceLocation Loc;   ///< The intrinsic's name.
   const WarpIntrinsic *Intrinsic = nullptr;
@@ -79,6 +80,10 @@ struct TextualCall {
   std::string MaskText;        ///< The mask argument as written.
   std::optional<int64_t> MaskValue; ///< When it folds to a constant.
   clang::SourceLocation StmtBegin, StmtEnd; ///< The statement (to its ';').
+  /// Set for an instruction of an inline asm template ("redux.sync.add.s32"),
+  /// then Loc is the template's first string and AssignedVar the variable of
+  /// its single output operand.
+  std::string PtxInstruction;
 };
 
 class ArchGuardMap {

@@ -4,9 +4,11 @@
 #include "AstQueries.h"
 #include "CollectiveCalls.h"
 #include "GuardFacts.h"
+#include "InlinePtx.h"
 #include "LaneExpressions.h"
 #include "ScanPatterns.h"
 #include "Uniformity.h"
+#include "WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -157,7 +159,7 @@ std::optional<llvm::SmallVector<int64_t, 8>> loopValues(const ForStmt *Loop, con
 /// Every value the offset argument can have at the shuffle, or nullopt when
 /// that is not known statically.
 std::optional<llvm::SmallVector<int64_t, 8>> possibleOffsets(const Expr *Arg,
-                                                             const CallExpr *Call,
+                                                             const Stmt *Call,
                                                              ASTContext &Ctx) {
   if (std::optional<int64_t> K = constantOrWarpSize(Arg, Ctx))
     return llvm::SmallVector<int64_t, 8>{*K};
@@ -275,13 +277,13 @@ bool guardedBetween(const Stmt *Use, llvm::SmallPtrSetImpl<const Stmt *> &Stop,
 
 /// Where the value of \p Call is used without a guard; null when it is
 /// discarded, chosen by `?:`, or kept in a variable read only under guards.
+const Expr *unguardedRead(const VarDecl *Target, const Stmt *Producer, const FunctionDecl *FD,
+                          ASTContext &Ctx);
+
 const Expr *unguardedUse(const CallExpr *Call, ASTContext &Ctx) {
   const FunctionDecl *FD = enclosingFunction(Call, Ctx);
   if (!FD || !FD->getBody())
     return nullptr;
-  llvm::SmallPtrSet<const Stmt *, 16> CallAncestors;
-  for (const Stmt *P = Call; P; P = parentStmt(P, Ctx))
-    CallAncestors.insert(P);
 
   // Climb through the expression that consumes the shuffle's value.
   const Stmt *Child = Call;
@@ -318,13 +320,26 @@ const Expr *unguardedUse(const CallExpr *Call, ASTContext &Ctx) {
       Child = P;
     }
   }
-  // Kept in Target: used if some read of it is not guarded.
+  return unguardedRead(Target, Call, FD, Ctx);
+}
+
+/// Where \p Target, which holds the value \p Producer computed, is read
+/// without a guard (outside \p Producer itself); null when every read is
+/// guarded.
+const Expr *unguardedRead(const VarDecl *Target, const Stmt *Producer, const FunctionDecl *FD,
+                          ASTContext &Ctx) {
+  llvm::SmallPtrSet<const Stmt *, 16> CallAncestors;
+  for (const Stmt *P = Producer; P; P = parentStmt(P, Ctx))
+    CallAncestors.insert(P);
   const Expr *Unguarded = nullptr;
   forEachStmt(FD->getBody(), [&](const Stmt *S) {
     const auto *DRE = dyn_cast<DeclRefExpr>(S);
     if (Unguarded || !DRE || DRE->getDecl() != Target)
       return;
     const Stmt *Parent = parentStmt(DRE, Ctx);
+    // The producing asm statement's own operands.
+    if (Parent == Producer)
+      return;
     // Writes of the variable are not uses of the shuffled value.
     if (const auto *B = dyn_cast_or_null<BinaryOperator>(Parent);
         B && B->getOpcode() == BO_Assign && stripValue(B->getLHS()) == DRE)
@@ -344,10 +359,18 @@ struct MaskLanes {
 
 /// The mask \p Mask as known where it is evaluated (\p Analysis: the
 /// function evaluating it); nothing when neither constant nor a ballot.
-std::optional<MaskLanes> classifyMask(const Expr *Mask, ASTContext &Ctx,
+std::optional<MaskLanes> classifyMask(const CollectiveOperand &Operand, ASTContext &Ctx,
                                       const FunctionUniformity *Analysis) {
   MaskLanes M;
-  if (std::optional<uint32_t> Bits = resolveMaskConstant(Mask, Ctx)) {
+  const Expr *Mask = Operand.E;
+  std::optional<uint32_t> Bits;
+  if (Operand.Immediate)
+    Bits = static_cast<uint32_t>(*Operand.Immediate);
+  else if (Mask)
+    Bits = resolveMaskConstant(Mask, Ctx);
+  if (!Mask && !Bits)
+    return std::nullopt;
+  if (Bits) {
     // A zero mask and the full warp are other checks' (or no) problem.
     if (*Bits == 0 || *Bits == ~0u)
       return std::nullopt;
@@ -370,23 +393,52 @@ std::optional<MaskLanes> classifyMask(const Expr *Mask, ASTContext &Ctx,
   return M;
 }
 
-/// Judges \p Call, a shuffle, against mask lanes \p M; \p Readers are the
+/// The width of \p C's lane segments: the width argument of a call, what the
+/// control operand of inline PTX encodes; nullopt when not known.
+std::optional<unsigned> segmentWidth(const WarpCollective &C, const ASTContext &Ctx) {
+  if (const CallExpr *Call = C.call())
+    return shuffleSegmentWidth(Call, Ctx);
+  std::optional<int64_t> Control = C.ShuffleControl.constant(Ctx);
+  if (!Control)
+    return std::nullopt;
+  return shuffleWidthFromControl(static_cast<uint64_t>(*Control));
+}
+
+/// Where the value \p C computes is used without a guard.
+const Expr *unguardedResultUse(const WarpCollective &C, ASTContext &Ctx) {
+  if (const CallExpr *Call = C.call())
+    return unguardedUse(Call, Ctx);
+  // Inline PTX: the value is in the variable of the destination operand.
+  const VarDecl *Target = referencedVar(C.Destination.E);
+  const FunctionDecl *FD = enclosingFunction(C.At, Ctx);
+  if (!Target || !FD || !FD->getBody())
+    return nullptr;
+  return unguardedRead(Target, C.At, FD, Ctx);
+}
+
+/// Judges \p C, a shuffle, against mask lanes \p M; \p Readers are the
 /// lanes that may execute it (for constant masks).
-std::optional<ShuffleSourceFinding> judge(const CallExpr *Call, const MaskLanes &M,
+std::optional<ShuffleSourceFinding> judge(const WarpCollective &C, const MaskLanes &M,
                                           LaneSet Readers, ASTContext &Ctx) {
-  std::optional<CollectiveCall> C = recogniseCollective(Call);
-  const WarpIntrinsic &I = *C->Intrinsic;
-  unsigned Width = shuffleSegmentWidth(Call, Ctx);
+  const WarpIntrinsic &I = *C.Intrinsic;
+  std::optional<unsigned> SegmentWidth = segmentWidth(C, Ctx);
+  if (!SegmentWidth)
+    return std::nullopt;
+  unsigned Width = *SegmentWidth;
   if (Width == 0 || Width > 32 || (Width & (Width - 1)) != 0)
     return std::nullopt; // warp-invalid-shfl-width's business
-  std::optional<llvm::SmallVector<int64_t, 8>> Offsets =
-      possibleOffsets(Call->getArg(I.LaneOrDeltaArg), Call, Ctx);
+  std::optional<llvm::SmallVector<int64_t, 8>> Offsets;
+  if (C.LaneOrDelta.Immediate)
+    Offsets = llvm::SmallVector<int64_t, 8>{*C.LaneOrDelta.Immediate};
+  else if (C.LaneOrDelta.E)
+    Offsets = possibleOffsets(C.LaneOrDelta.E, C.At, Ctx);
   if (!Offsets || Offsets->empty())
     return std::nullopt;
 
   ShuffleSourceFinding F;
-  F.Shuffle = Call;
+  F.Shuffle = C.At;
   F.Intrinsic = &I;
+  F.Name = C.displayName();
   F.Width = Width;
   bool Found = false;
   if (M.Constant) {
@@ -433,19 +485,18 @@ std::optional<ShuffleSourceFinding> judge(const CallExpr *Call, const MaskLanes 
   }
   if (!Found)
     return std::nullopt;
-  F.Use = unguardedUse(Call, Ctx);
+  F.Use = unguardedResultUse(C, Ctx);
   if (!F.Use)
     return std::nullopt;
   return F;
 }
 
-bool isJudgedShuffle(const CallExpr *Call, std::optional<CollectiveCall> &C) {
-  C = recogniseCollective(Call);
-  return C && C->Intrinsic->Kind == CollectiveKind::Shuffle && C->Intrinsic->IsSync &&
-         C->Intrinsic->Direction != ShuffleDirection::None &&
-         C->Intrinsic->LaneOrDeltaArg != NoArgument &&
-         Call->getNumArgs() > static_cast<unsigned>(C->Intrinsic->LaneOrDeltaArg) &&
-         C->maskArg();
+bool isJudgedShuffle(const WarpCollective &C) {
+  // A PTX guard predicate decides inside the template which lanes shuffle:
+  // not judged.
+  return C.Intrinsic->Kind == CollectiveKind::Shuffle && C.Intrinsic->IsSync &&
+         C.Intrinsic->Direction != ShuffleDirection::None && C.LaneOrDelta.present() &&
+         C.Mask.present() && !C.GuardedInTemplate;
 }
 
 LaneSet mayReachOrAll(const FunctionUniformity *Analysis, const Stmt *S) {
@@ -458,14 +509,17 @@ LaneSet mayReachOrAll(const FunctionUniformity *Analysis, const Stmt *S) {
 } // namespace
 
 std::optional<ShuffleSourceFinding>
-analyzeShuffleSource(const CallExpr *Call, ASTContext &Ctx, const FunctionUniformity *Analysis) {
-  std::optional<CollectiveCall> C;
-  if (!isJudgedShuffle(Call, C))
-    return std::nullopt;
-  std::optional<MaskLanes> M = classifyMask(C->maskArg(), Ctx, Analysis);
-  if (!M)
-    return std::nullopt;
-  return judge(Call, *M, mayReachOrAll(Analysis, Call), Ctx);
+analyzeShuffleSource(const Stmt *At, ASTContext &Ctx, const FunctionUniformity *Analysis) {
+  for (const WarpCollective &C : warpCollectivesAt(At)) {
+    if (!isJudgedShuffle(C))
+      continue;
+    std::optional<MaskLanes> M = classifyMask(C.Mask, Ctx, Analysis);
+    if (!M)
+      continue;
+    if (std::optional<ShuffleSourceFinding> F = judge(C, *M, mayReachOrAll(Analysis, At), Ctx))
+      return F;
+  }
+  return std::nullopt;
 }
 
 std::optional<ShuffleSourceFinding>
@@ -480,27 +534,31 @@ analyzeHelperShuffleSource(const CallExpr *Call, ASTContext &Ctx,
     return std::nullopt;
   std::optional<ShuffleSourceFinding> Result;
   forEachStmt(Helper->getBody(), [&](const Stmt *S) {
-    const auto *Shuffle = dyn_cast<CallExpr>(S);
-    std::optional<CollectiveCall> C;
-    if (Result || !Shuffle || !isJudgedShuffle(Shuffle, C))
+    if (Result || !isa<CallExpr, GCCAsmStmt>(S))
       return;
-    // The helper's mask must be one of its parameters, never reassigned.
-    const auto *Param = dyn_cast_or_null<ParmVarDecl>(referencedVar(C->maskArg()));
-    if (!Param || Param->getDeclContext() != Helper ||
-        !isNeverWrittenIn(Param, Helper->getBody()))
-      return;
-    unsigned Index = Param->getFunctionScopeIndex();
-    if (Index >= Call->getNumArgs())
-      return;
-    std::optional<MaskLanes> M = classifyMask(Call->getArg(Index), Ctx, CallerAnalysis);
-    if (!M)
-      return;
-    LaneSet Readers = mayReachOrAll(CallerAnalysis, Call) &
-                      mayReachOrAll(Cache.analysis(Helper), Shuffle);
-    Result = judge(Shuffle, *M, Readers, Ctx);
-    if (Result) {
-      Result->Helper = Helper;
-      Result->HelperCall = Call;
+    for (const WarpCollective &C : warpCollectivesAt(S)) {
+      if (Result || !isJudgedShuffle(C) || !C.Mask.E)
+        continue;
+      // The helper's mask must be one of its parameters, never reassigned.
+      const auto *Param = dyn_cast_or_null<ParmVarDecl>(referencedVar(C.Mask.E));
+      if (!Param || Param->getDeclContext() != Helper ||
+          !isNeverWrittenIn(Param, Helper->getBody()))
+        continue;
+      unsigned Index = Param->getFunctionScopeIndex();
+      if (Index >= Call->getNumArgs())
+        continue;
+      CollectiveOperand Passed;
+      Passed.E = Call->getArg(Index);
+      std::optional<MaskLanes> M = classifyMask(Passed, Ctx, CallerAnalysis);
+      if (!M)
+        continue;
+      LaneSet Readers = mayReachOrAll(CallerAnalysis, Call) &
+                        mayReachOrAll(Cache.analysis(Helper), S);
+      Result = judge(C, *M, Readers, Ctx);
+      if (Result) {
+        Result->Helper = Helper;
+        Result->HelperCall = Call;
+      }
     }
   });
   return Result;

@@ -30,12 +30,14 @@
 #include "WarpIntrinsics.h"
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace clang {
 class ASTContext;
 class CallExpr;
 class Expr;
 class FunctionDecl;
+class Stmt;
 } // namespace clang
 
 namespace warp_tidy {
@@ -45,8 +47,11 @@ class FunctionUniformity;
 struct ShuffleSourceFinding {
   enum MaskOrigin { ConstantMask, BallotMask };
   MaskOrigin Origin = ConstantMask;
-  const clang::CallExpr *Shuffle = nullptr;
+  /// The shuffle: a call, or an inline asm statement holding shfl.sync.
+  const clang::Stmt *Shuffle = nullptr;
   const WarpIntrinsic *Intrinsic = nullptr;
+  /// How messages name it ("__shfl_down_sync", "inline PTX 'shfl.sync.down.b32'").
+  std::string Name;
   /// ConstantMask: the mask, and one lane of it that reads a lane outside.
   uint32_t Mask = 0;
   unsigned ReaderLane = 0;
@@ -66,11 +71,13 @@ struct ShuffleSourceFinding {
   const clang::CallExpr *HelperCall = nullptr;
 };
 
-/// Analyses one `__shfl*_sync` call. \p Analysis is the uniformity analysis of
+/// Analyses one `__shfl*_sync` call or inline asm `shfl.sync` (whose width is
+/// what its control operand encodes, and whose value is used through its
+/// destination variable). \p Analysis is the uniformity analysis of
 /// the function containing it (null when unavailable: then a ballot-derived
 /// mask is not judged, and every lane of a constant mask counts as a reader).
 std::optional<ShuffleSourceFinding>
-analyzeShuffleSource(const clang::CallExpr *Call, clang::ASTContext &Ctx,
+analyzeShuffleSource(const clang::Stmt *At, clang::ASTContext &Ctx,
                      const FunctionUniformity *Analysis);
 
 class WarpAnalysisCache;

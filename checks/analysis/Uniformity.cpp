@@ -243,7 +243,7 @@ void FunctionUniformity::dump(llvm::raw_ostream &OS) const {
     }
   for (const CollectiveSite &S : P->Sites) {
     OS << "  site ";
-    S.Call->getBeginLoc().print(OS, SM);
+    S.At->getBeginLoc().print(OS, SM);
     char Buf[96];
     snprintf(Buf, sizeof Buf, " required=%s must=0x%08x may=0x%08x",
              S.Required ? std::to_string(S.Required->bits()).c_str() : "?", S.Must.bits(),

@@ -87,10 +87,15 @@ struct DivergenceSource {
 /// A warp collective (or a call of a helper containing one) with the facts
 /// the mask checks need.
 struct CollectiveSite {
+  /// The statement in this function: the call, or an inline asm statement
+  /// holding a PTX collective (then Call is null).
+  const clang::Stmt *At = nullptr;
   const clang::CallExpr *Call = nullptr;          ///< the call in this function
   const WarpIntrinsic *Intrinsic = nullptr;       ///< the collective that needs the lanes
+                                                  ///< (for inline PTX: its equivalent)
   const clang::FunctionDecl *Helper = nullptr;    ///< set for calls of helpers
-  const clang::CallExpr *Witness = nullptr;       ///< the collective itself (in Helper, or == Call)
+  /// The collective itself (in Helper, or == At): a call or an asm statement.
+  const clang::Stmt *Witness = nullptr;
   /// Lanes the mask names (implicit collectives: the warp / the tile);
   /// nullopt for a mask only known at run time.
   std::optional<LaneSet> Required;
@@ -122,13 +127,13 @@ struct FunctionSummary {
   /// Lanes that must be converged on entry because a collective inside
   /// needs them (directly or through callees); nullopt when none.
   std::optional<LaneSet> RequiredLanes;
-  const clang::CallExpr *Witness = nullptr;       ///< that collective
+  const clang::Stmt *Witness = nullptr;           ///< that collective (call or asm)
   const WarpIntrinsic *WitnessIntrinsic = nullptr;
   /// A collective (not divergent inside the function) whose mask is the
   /// function's parameter MaskParameter (-1: none): a caller passing a
   /// constant mask, or leaving a defaulted one, needs those lanes converged.
   int MaskParameter = -1;
-  const clang::CallExpr *MaskWitness = nullptr;
+  const clang::Stmt *MaskWitness = nullptr;       ///< call or asm statement
   const WarpIntrinsic *MaskWitnessIntrinsic = nullptr;
   /// The largest group of lanes the function's collectives need converged
   /// (32 unless every one of them is a collective of a smaller tile).

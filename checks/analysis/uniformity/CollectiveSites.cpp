@@ -15,6 +15,7 @@
 #include "analysis/SymbolicTranslation.h"
 #include "analysis/ThreadIndex.h"
 #include "analysis/UniformityProver.h"
+#include "analysis/WarpCollective.h"
 #include "analysis/WarpIntrinsics.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -67,10 +68,34 @@ bool FunctionUniformity::Impl::coveredOnEveryPath(const CFGBlock *B, const Colle
   return true;
 }
 
-std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const CallExpr *Call,
+std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
                                                                  const CFGBlock *B,
                                                                  const State &S) {
+  // An inline asm statement holding a PTX collective: its first instruction
+  // that needs converged lanes (not activemask), judged as its equivalent
+  // intrinsic. One guarded inside the template (`@p`) is not judged: the
+  // template decides which lanes execute it.
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(At)) {
+    std::optional<WarpCollective> W = asmCollectiveNeedingLanes(Asm);
+    if (!W || W->GuardedInTemplate || !W->Intrinsic->IsSync)
+      return std::nullopt;
+    CollectiveSite Site;
+    Site.At = Asm;
+    Site.Intrinsic = W->Intrinsic;
+    Site.Witness = Asm;
+    Site.Must = Must[B->getBlockID()];
+    Site.May = May[B->getBlockID()];
+    if (W->Mask.Immediate)
+      Site.Required = LaneSet(static_cast<uint32_t>(*W->Mask.Immediate));
+    else if (std::optional<uint32_t> M = resolveMaskConstant(W->Mask.E, Ctx))
+      Site.Required = LaneSet(*M);
+    else
+      Site.MaskParameter = unwrittenParameterIndex(W->Mask.E);
+    return Site;
+  }
+  const auto *Call = cast<CallExpr>(At);
   CollectiveSite Site;
+  Site.At = Call;
   Site.Call = Call;
   Site.Must = Must[B->getBlockID()];
   Site.May = May[B->getBlockID()];
@@ -190,13 +215,14 @@ int FunctionUniformity::Impl::unwrittenParameterIndex(const Expr *E) const {
 
 void FunctionUniformity::Impl::collectSites() {
   // Blocks in source order keep diagnostics stable.
-  std::vector<std::pair<const CallExpr *, const CFGBlock *>> Calls;
+  // Calls, and inline asm statements (PTX collectives).
+  std::vector<std::pair<const Stmt *, const CFGBlock *>> Calls;
   for (const CFGBlock *B : *Cfg)
     for (const CFGElement &E : *B)
       if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
-        if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
-          if (BlockOf.lookup(Call) == B)
-            Calls.push_back({Call, B});
+        if (isa<CallExpr, GCCAsmStmt>(CS->getStmt()))
+          if (BlockOf.lookup(CS->getStmt()) == B)
+            Calls.push_back({CS->getStmt(), B});
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::sort(Calls, [&](const auto &A, const auto &B) {
     return SM.isBeforeInTranslationUnit(A.first->getBeginLoc(), B.first->getBeginLoc());
@@ -208,8 +234,11 @@ void FunctionUniformity::Impl::collectSites() {
       continue;
     // Most calls are neither collectives nor helpers containing one; skip
     // them before paying for the state replay.
-    if (!recogniseCollective(Call)) {
-      const FunctionDecl *Def = definitionOf(Call->getDirectCallee());
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(Call)) {
+      if (!asmCollectiveNeedingLanes(Asm))
+        continue;
+    } else if (!recogniseCollective(cast<CallExpr>(Call))) {
+      const FunctionDecl *Def = definitionOf(cast<CallExpr>(Call)->getDirectCallee());
       if (!Def || Def == FD || isInSystemHeader(Def, Ctx) || !Cache.containsCollective(Def))
         continue;
     }

@@ -315,7 +315,9 @@ struct FunctionUniformity::Impl {
   bool coveredOnEveryPath(const clang::CFGBlock *B, const CollectiveSite &Site,
                           const llvm::BitVector &MatchBlocks);
 
-  std::optional<CollectiveSite> makeSite(const clang::CallExpr *Call, const clang::CFGBlock *B,
+  /// The site of a call, or of an inline asm statement holding a PTX
+  /// collective.
+  std::optional<CollectiveSite> makeSite(const clang::Stmt *At, const clang::CFGBlock *B,
                                          const State &S);
 
   /// A thread-varying argument \p P that decides, inside helper \p Def,

@@ -14,6 +14,7 @@
 #include "analysis/SymbolicTerm.h"
 #include "analysis/SymbolicTranslation.h"
 #include "analysis/ThreadIndex.h"
+#include "analysis/WarpCollective.h"
 #include "analysis/WarpIntrinsics.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -96,7 +97,8 @@ void FunctionUniformity::Impl::transferStmt(const Stmt *St, State &S, unsigned B
     for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
       D |= deps(Asm->getInputExpr(I), S);
     for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
-      assign(S, rootVar(Asm->getOutputExpr(I)), D, false, BlockID);
+      assign(S, rootVar(Asm->getOutputExpr(I)),
+             inlinePtxResultIsWarpUniform(Asm, I) ? 0 : D, false, BlockID);
     return;
   }
   if (const auto *Call = dyn_cast<CallExpr>(St)) {

@@ -16,6 +16,7 @@
 #include "analysis/SymbolicTranslation.h"
 #include "analysis/ThreadIndex.h"
 #include "analysis/UniformityProver.h"
+#include "analysis/WarpCollective.h"
 #include "analysis/WarpIntrinsics.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -66,7 +67,7 @@ void FunctionUniformity::Impl::summarise() {
       Summary.GroupSize = std::max(Summary.GroupSize, Site.GroupSize);
     }
     Summary.RequirementConditions |= Site.ParamConditions;
-    if (const CFGBlock *B = BlockOf.lookup(Site.Call))
+    if (const CFGBlock *B = BlockOf.lookup(Site.At))
       for (unsigned ID : Controls[B->getBlockID()].set_bits())
         if ((BranchDeps[ID] & ~ThreadVarying) && BranchCond[ID] &&
             !llvm::is_contained(Summary.RequirementBranches,
@@ -204,6 +205,14 @@ WarpAnalysisCache::directFacts(const FunctionDecl *Def) {
         std::string Text = Asm->getAsmString();
         if (isLaneVaryingAsm(Text.data(), Text.size()))
           D.Varying = true;
+        // PTX collectives count as the intrinsics do; activemask is a
+        // thread-varying source.
+        for (const WarpCollective &C : warpCollectivesAt(Asm)) {
+          if (C.Intrinsic->Kind == CollectiveKind::ActiveMask)
+            D.Varying = true;
+          else if (!System)
+            D.Collective = true;
+        }
       }
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
