@@ -2,6 +2,7 @@
 
 #include "LaneMasks.h"
 #include "Uniformity.h"
+#include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
@@ -52,8 +53,9 @@ std::optional<uint32_t> LaneMaskQuestions::maskOfLane(TermRef Mask, unsigned Lan
   return static_cast<uint32_t>(Value);
 }
 
-LaneMaskQuestions::Existence
-LaneMaskQuestions::laneWithoutOwnBit(TermRef Mask, LaneSet Reaching, LaneWithoutOwnBit *Witness) {
+LaneMaskQuestions::Existence LaneMaskQuestions::laneWithOwnBitAs(bool Bit, TermRef Mask,
+                                                                LaneSet Reaching,
+                                                                LaneWithoutOwnBit *Witness) {
   if (Reaching.isEmpty())
     return Existence::NoneExists;
   if (!Mask || Mask->Width != 32)
@@ -64,7 +66,7 @@ LaneMaskQuestions::laneWithoutOwnBit(TermRef Mask, LaneSet Reaching, LaneWithout
   TermRef OwnBit = laneIn(M, L);
   LanePairQuery Q;
   Q.Relation = Terms.binary(TermOp::And, Executes,
-                            Terms.binary(TermOp::Eq, OwnBit, Terms.constant(0, 1)));
+                            Terms.binary(TermOp::Eq, OwnBit, Terms.constant(Bit, 1)));
   Q.Bindings = {{L, HwLane, false}, {M, Mask, false}};
   LanePairWitness W;
   Existence E = Prover.existsLanePair(Q, &W);
@@ -73,6 +75,16 @@ LaneMaskQuestions::laneWithoutOwnBit(TermRef Mask, LaneSet Reaching, LaneWithout
     Witness->Mask = static_cast<uint32_t>(W.Values[1]);
   }
   return E;
+}
+
+LaneMaskQuestions::Existence
+LaneMaskQuestions::laneWithoutOwnBit(TermRef Mask, LaneSet Reaching, LaneWithoutOwnBit *Witness) {
+  return laneWithOwnBitAs(false, Mask, Reaching, Witness);
+}
+
+bool LaneMaskQuestions::noLaneHasOwnBit(TermRef Mask, LaneSet Lanes) {
+  return !Lanes.isEmpty() &&
+         laneWithOwnBitAs(true, Mask, Lanes, nullptr) == Existence::NoneExists;
 }
 
 LaneMaskQuestions::Existence
@@ -104,6 +116,13 @@ LaneMaskQuestions::disagreeingLanes(TermRef Mask, LaneSet Reaching, DisagreeingL
 
 LaneSet lanesExecuting(const CollectiveSite &Site) {
   return Site.DataDecided ? Site.Must : Site.May;
+}
+
+TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &Site,
+                     const clang::Expr *Mask) {
+  if (!Mask || Site.Helper || Site.ImplicitMask || Site.Required)
+    return nullptr;
+  return Analysis.symbolicValue(Mask, Site.Call, 32);
 }
 
 } // namespace warp_tidy

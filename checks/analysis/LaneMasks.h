@@ -67,6 +67,10 @@ public:
   /// Is there a lane of \p Reaching whose mask lacks its own bit? NoneExists
   /// proves that every lane of \p Reaching names itself.
   Existence laneWithoutOwnBit(TermRef Mask, LaneSet Reaching, LaneWithoutOwnBit *Witness);
+  /// Proved: no lane of \p Lanes has its own bit in its mask (`lanemask_lt`),
+  /// so whichever of them executes the call is left out, even when data
+  /// decide which ones do.
+  bool noLaneHasOwnBit(TermRef Mask, LaneSet Lanes);
 
   /// Two lanes that execute the call, the first naming the second in its
   /// mask, passing different masks.
@@ -79,6 +83,9 @@ public:
   Existence disagreeingLanes(TermRef Mask, LaneSet Reaching, DisagreeingLanes *Witness);
 
 private:
+  /// Is there a lane of \p Reaching whose own bit in its mask is \p Bit?
+  Existence laneWithOwnBitAs(bool Bit, TermRef Mask, LaneSet Reaching,
+                             LaneWithoutOwnBit *Witness);
   /// `(Set >> Lane) & 1`, as a width-1 term.
   TermRef laneIn(TermRef Set, TermRef Lane);
   /// A fresh leaf for a LanePairQuery binding.
