@@ -69,6 +69,9 @@ void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
         << W.Lane << W.Named << Site.Intrinsic->Name << hexMask(W.Mask)
         << hexMask(W.NamedMask) << describeKind(Site.Intrinsic->Kind)
         << Mask->getSourceRange();
+    if (const Expr *Definition = maskDefinition(Mask))
+      diag(SM.getFileLoc(Definition->getBeginLoc()), "the mask is computed from the lane here",
+           DiagnosticIDs::Note);
   }
 }
 

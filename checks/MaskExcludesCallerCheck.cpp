@@ -82,6 +82,9 @@ void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &
             "named in their own mask reach it")
       << Site.Intrinsic->Name << (Proved ? 0 : 1) << W.Lane << MaskText
       << describeKind(Site.Intrinsic->Kind) << Mask->getSourceRange();
+  if (const Expr *Definition = maskDefinition(Mask))
+    diag(SM.getFileLoc(Definition->getBeginLoc()), "the mask is computed from the lane here",
+         DiagnosticIDs::Note);
 }
 
 void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {

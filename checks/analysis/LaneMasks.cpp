@@ -1,7 +1,9 @@
 //===--- LaneMasks.cpp - Masks that are a value of the lane ------------------===//
 
 #include "LaneMasks.h"
+#include "AstQueries.h"
 #include "Uniformity.h"
+#include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -116,6 +118,13 @@ LaneMaskQuestions::disagreeingLanes(TermRef Mask, LaneSet Reaching, DisagreeingL
 
 LaneSet lanesExecuting(const CollectiveSite &Site) {
   return Site.DataDecided ? Site.Must : Site.May;
+}
+
+const clang::Expr *maskDefinition(const clang::Expr *Mask) {
+  const auto *Ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(Mask ? stripValue(Mask) : nullptr);
+  const auto *Var = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && Var->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(Var) ? Var->getInit()
+                                                                               : nullptr;
 }
 
 TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &Site,

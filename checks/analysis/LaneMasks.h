@@ -101,6 +101,10 @@ private:
 TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &Site,
                      const clang::Expr *Mask);
 
+/// Where a mask written as a local variable (`__syncwarp(segment)`) is
+/// computed: the variable's initialiser, for a note; null otherwise.
+const clang::Expr *maskDefinition(const clang::Expr *Mask);
+
 /// The lanes that can be taken as executing \p Site for a provable finding:
 /// the lanes that may reach it when lane comparisons alone decide that, the
 /// lanes that surely reach it when data decide.

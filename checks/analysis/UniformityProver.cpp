@@ -714,17 +714,6 @@ UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery 
 #endif
 }
 
-UniformityProver::Existence UniformityProver::existsLanePair(const LanePairQuery &Q,
-                                                             LanePairWitness *Witness) {
-  ++Stats.Questions;
-  LanePairWitness Local;
-  LanePairWitness &W = Witness ? *Witness : Local;
-  if (samplingFindsLanePair(Q, W)) {
-    ++Stats.SampledVarying;
-    return Existence::Exists;
-  }
-  return solveLanePair(Q, W);
-}
 
 UniformityProver::UniformityProver(bool WarpAlignedBlocks) : Aligned(WarpAlignedBlocks) {}
 
@@ -791,6 +780,43 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
     llvm::errs() << "\n";
   }
   return A;
+}
+
+UniformityProver::Existence UniformityProver::existsLanePair(const LanePairQuery &Q,
+                                                             LanePairWitness *Witness) {
+  ++Stats.Questions;
+  // The same question about the same mask comes from several checks (and
+  // template instances): cache by the canonical form of relation and
+  // bindings, leaves renamed by first appearance.
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  llvm::DenseMap<TermRef, unsigned> Numbers;
+  canonicalKey(Q.Relation, Numbers, OS);
+  for (const LanePairQuery::Binding &B : Q.Bindings) {
+    OS << (B.InLaneB ? " B" : " A");
+    canonicalKey(B.Leaf, Numbers, OS);
+    canonicalKey(B.Value, Numbers, OS);
+  }
+  auto It = PairCache.find(OS.str());
+  if (It != PairCache.end()) {
+    ++Stats.CacheHits;
+    if (Witness)
+      *Witness = It->second.second;
+    return It->second.first;
+  }
+  const std::string Key = OS.str();
+  LanePairWitness W;
+  Existence E;
+  if (samplingFindsLanePair(Q, W)) {
+    ++Stats.SampledVarying;
+    E = Existence::Exists;
+  } else {
+    E = solveLanePair(Q, W);
+  }
+  PairCache[Key] = {E, W};
+  if (Witness)
+    *Witness = W;
+  return E;
 }
 
 } // namespace warp_tidy

@@ -123,6 +123,7 @@ private:
   bool Aligned;
   ProverStats Stats;
   std::map<std::string, Answer> Cache; ///< by canonical term and group size
+  std::map<std::string, std::pair<Existence, LanePairWitness>> PairCache;
   std::unique_ptr<Solver> Z3;
 };
 

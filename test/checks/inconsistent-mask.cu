@@ -28,6 +28,7 @@ __global__ void mustFlag(const int *in, int *out, int s) {
   const unsigned overlapping = 0xffu << (lane & ~3u);
   out[1] = __shfl_xor_sync(overlapping, v, 1);
   // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: lanes {{[0-9]+}} and {{[0-9]+}} pass different masks to __shfl_xor_sync{{.*}}[warp-inconsistent-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:32: note: the mask is computed from the lane here
   // Through helpers.
   out[2] = __any_sync(laneBit(laneId()) | laneBit((laneId() + 2) & 31), v);
   // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: lanes {{[0-9]+}} and {{[0-9]+}} pass different masks to __any_sync{{.*}}[warp-inconsistent-mask]

@@ -76,9 +76,11 @@ __global__ void laneMasksMustFlag(const int *in, int *out, int t) {
   // Every lane passes the lanes below it: lane 0 passes 0.
   out[0] = __ballot_sync(lanemaskLt(), v > 0);
   // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: mask of __ballot_sync is computed from the lane and leaves the calling lane out: lane {{[0-9]+}} executes the call and passes 0x{{[0-9a-f]+}}, without its own bit; every calling lane must have its own bit set in the mask, so the ballot is undefined for it; add the calling lane's bit{{.*}}[warp-mask-excludes-caller]
-  // Only the neighbour's bit.
-  __syncwarp(1u << ((lane + 1) & 31));
+  // Only the neighbour's bit, named before the call.
+  const unsigned neighbour = 1u << ((lane + 1) & 31);
+  __syncwarp(neighbour);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: mask of __syncwarp is computed from the lane and leaves the calling lane out: lane {{[0-9]+}} executes the call{{.*}}[warp-mask-excludes-caller]
+  // CHECK-MESSAGES: :[[@LINE-3]]:30: note: the mask is computed from the lane here
   // Under a lane guard the witness is a lane that gets there.
   if (lane >= 8 && lane < 12)
     out[1] = __shfl_sync((0xfu << (lane & ~3u)) << 4, v, 12);
