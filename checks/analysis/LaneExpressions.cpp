@@ -52,7 +52,8 @@ struct WriteInfo {
 // Counts every way a statement can change a variable. Taking its address or
 // binding it to a non-const reference counts as a write: the callee may
 // change it.
-void collectWrites(const Stmt *S, llvm::DenseMap<const VarDecl *, WriteInfo> &Out) {
+void collectWrites(const Stmt *S, llvm::DenseMap<const VarDecl *, WriteInfo> &Out,
+                   const Stmt *IgnoredCall = nullptr) {
   if (!S)
     return;
   auto Target = [](const Expr *E) -> const VarDecl * {
@@ -79,7 +80,7 @@ void collectWrites(const Stmt *S, llvm::DenseMap<const VarDecl *, WriteInfo> &Ou
         ++W.Writes;
         W.AsmWriter = Asm;
       }
-  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+  } else if (const auto *Call = dyn_cast<CallExpr>(S); Call && Call != IgnoredCall) {
     // Arguments bound to non-const reference parameters.
     if (const FunctionDecl *FD = Call->getDirectCallee())
       for (unsigned I = 0, N = std::min(Call->getNumArgs(), FD->getNumParams()); I < N; ++I) {
@@ -92,7 +93,7 @@ void collectWrites(const Stmt *S, llvm::DenseMap<const VarDecl *, WriteInfo> &Ou
   const Stmt *Discarded = discardedBranch(S);
   for (const Stmt *Child : S->children())
     if (Child != Discarded)
-      collectWrites(Child, Out);
+      collectWrites(Child, Out, IgnoredCall);
 }
 
 // One function body's writes, recomputed when another body is asked about.
@@ -125,9 +126,9 @@ void resetLaneExpressionCache() {
   Cache.Writes.clear();
 }
 
-bool isNeverWrittenIn(const VarDecl *Var, const Stmt *Scope) {
+bool isNeverWrittenIn(const VarDecl *Var, const Stmt *Scope, const CallExpr *ReadOnlyCall) {
   llvm::DenseMap<const VarDecl *, WriteInfo> Writes;
-  collectWrites(Scope, Writes);
+  collectWrites(Scope, Writes, ReadOnlyCall);
   auto It = Writes.find(Var);
   return It == Writes.end() || It->second.Writes == 0;
 }

@@ -20,6 +20,7 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class Expr;
 class Stmt;
 class VarDecl;
@@ -77,8 +78,11 @@ void resetLaneExpressionCache();
 
 /// True when \p Var is never written after its declaration (no assignment,
 /// increment, address taken, non-const reference binding or asm output)
-/// within \p Scope.
-bool isNeverWrittenIn(const clang::VarDecl *Var, const clang::Stmt *Scope);
+/// within \p Scope. The reference parameters of \p ReadOnlyCall, when
+/// given, are known not to be written (a launcher that only forwards its
+/// arguments to a kernel, whose parameters are values).
+bool isNeverWrittenIn(const clang::VarDecl *Var, const clang::Stmt *Scope,
+                      const clang::CallExpr *ReadOnlyCall = nullptr);
 
 } // namespace warp_tidy
 

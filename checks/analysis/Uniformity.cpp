@@ -28,6 +28,7 @@
 #include "SymbolicTerm.h"
 #include "SymbolicTranslation.h"
 #include "ThreadIndex.h"
+#include "LaunchFacts.h"
 #include "UniformityProver.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -1261,7 +1262,14 @@ struct FunctionUniformity::Impl {
       }
       // A leaf: one per variable (and per point where it may have changed).
       const void *At = P.Mutated.count(V) ? Point : nullptr;
-      return P.varDeps(V, *S) == 0 ? Terms.uniform(V, W, 0, At) : Terms.perLane(V, W, At);
+      if (P.varDeps(V, *S) != 0)
+        return Terms.perLane(V, W, At);
+      // A kernel parameter keeps what every launch of the kernel in this
+      // unit guarantees (`GGML_ASSERT(n % 32 == 0)` before the launch).
+      unsigned Zeros = 0;
+      if (const auto *Parm = dyn_cast<ParmVarDecl>(V); Parm && !At)
+        Zeros = P.Cache.launchFacts().knownZeroBits(Parm);
+      return Terms.uniform(V, W, Zeros, At);
     }
 
     /// Init + the sum of the steps taken so far. Every lane of the warp took
@@ -2278,6 +2286,12 @@ TermBuilder &WarpAnalysisCache::terms() {
   if (!Terms)
     Terms = std::make_unique<TermBuilder>();
   return *Terms;
+}
+
+LaunchFacts &WarpAnalysisCache::launchFacts() {
+  if (!Launches)
+    Launches = std::make_unique<LaunchFacts>(Ctx);
+  return *Launches;
 }
 
 UniformityProver &WarpAnalysisCache::prover() {

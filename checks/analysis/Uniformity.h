@@ -147,6 +147,7 @@ struct FunctionSummary {
 };
 
 class WarpAnalysisCache;
+class LaunchFacts;
 class TermBuilder;
 class UniformityProver;
 
@@ -216,6 +217,8 @@ public:
   /// function of the translation unit (created on first use).
   TermBuilder &terms();
   UniformityProver &prover();
+  /// What the unit's launches guarantee about kernel parameters.
+  LaunchFacts &launchFacts();
 
 private:
   struct Traits {
@@ -252,6 +255,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionSummary>> Provisional;
   std::unique_ptr<TermBuilder> Terms;
   std::unique_ptr<UniformityProver> Prover;
+  std::unique_ptr<LaunchFacts> Launches;
 };
 
 /// The constant value of a mask argument: what evaluateMask folds, plus

@@ -1,0 +1,66 @@
+//===--- LaunchFacts.h - What every launch in the unit says about a kernel -===//
+//
+// A kernel is often correct only because of what its launcher guarantees:
+// ggml's `quantize_q8_1` returns early with `if (i0 >= ne0) return;` before a
+// full-mask reduction, which is warp-uniform because its only launcher
+// asserts `ne0 % 32 == 0`. The kernel alone does not say so, and the
+// uniformity analysis would call the early return divergent.
+//
+// This file reads the launches of the translation unit and keeps, for each
+// kernel parameter, the number of low bits that are zero in the argument of
+// every launch:
+//   - the argument's own value (a constant, `n * 32`, `(n + 31) / 32 * 32`,
+//     a local whose only definition is such an expression), and
+//   - what dominates the launch in its function: `GGML_ASSERT(n % 32 == 0)`,
+//     `assert((n & 31) == 0)`, `if (n % 32 != 0) { abort(); }` or
+//     `if (n % 32) return;` before it, on a variable never written after.
+// Launches written as `kernel<<<...>>>(args)` count, and so do launches
+// through a launcher template that receives the kernel as a parameter and
+// forwards its own parameters to it (`launch(kernel, config, args...)`).
+//
+// Only kernels every launch of which this unit sees get facts: kernels with
+// internal linkage (`static`, an anonymous namespace, and their template
+// instantiations) whose every reference is one of those launches. A kernel
+// another unit may launch, or whose address escapes (`cudaLaunchKernel`, a
+// table of kernels), has none.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ANALYSIS_LAUNCHFACTS_H
+#define WARP_TIDY_ANALYSIS_LAUNCHFACTS_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class ParmVarDecl;
+} // namespace clang
+
+namespace warp_tidy {
+
+class LaunchFacts {
+public:
+  explicit LaunchFacts(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// Low bits of \p P (a parameter of a `__global__` function) that are zero
+  /// in the argument of every launch of its kernel in this unit; 0 when
+  /// nothing is known.
+  unsigned knownZeroBits(const clang::ParmVarDecl *P);
+
+private:
+  struct KernelFacts {
+    bool Usable = false; ///< every launch seen, at least one
+    llvm::SmallVector<unsigned, 8> ZeroBits; ///< per parameter
+  };
+  void collect();
+
+  clang::ASTContext &Ctx;
+  bool Collected = false;
+  llvm::DenseMap<const clang::FunctionDecl *, KernelFacts> Kernels;
+};
+
+} // namespace warp_tidy
+
+#endif
