@@ -1,0 +1,257 @@
+//===--- CollectiveSites.cpp - Collective sites -----------------------------===//
+//
+// Turns every warp collective, and every call of a function whose summary
+// needs converged lanes, into a CollectiveSite carrying the lanes that reach
+// it, its divergence sources and its mask facts.
+// Part of FunctionUniformity::Impl (see FunctionAnalysis.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalysis.h"
+#include "SymbolicView.h"
+#include "analysis/AstQueries.h"
+#include "analysis/CollectiveCalls.h"
+#include "analysis/SymbolicTerm.h"
+#include "analysis/SymbolicTranslation.h"
+#include "analysis/ThreadIndex.h"
+#include "analysis/UniformityProver.h"
+#include "analysis/WarpIntrinsics.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace warp_tidy {
+using namespace uniformity_detail;
+
+/// Volta+ rule: from each rejoining divergent branch, every path reaches a
+/// block with a matching site before the lanes meet again.
+bool FunctionUniformity::Impl::coveredOnEveryPath(const CFGBlock *B, const CollectiveSite &Site,
+                                                  const llvm::BitVector &MatchBlocks) {
+  llvm::BitVector Div = rejoiningControls(B->getBlockID());
+  if (Div.none())
+    return false;
+  for (unsigned ID : Div.set_bits()) {
+    const CFGBlock *D = blockByID(ID);
+    const CFGBlock *Join = D ? postDominatorOf(D) : nullptr;
+    if (!D || !Join)
+      return false;
+    for (const CFGBlock *Succ : D->succs()) {
+      if (!Succ)
+        continue;
+      // Depth-first search for a path to the join that avoids matches.
+      llvm::BitVector Visited(NumBlocks);
+      llvm::SmallVector<const CFGBlock *, 8> Stack = {Succ};
+      while (!Stack.empty()) {
+        const CFGBlock *X = Stack.pop_back_val();
+        unsigned XID = X->getBlockID();
+        if (Visited.test(XID))
+          continue;
+        Visited.set(XID);
+        // Reaching the join first means this path skipped the collective;
+        // a call in the join block itself runs after the lanes meet.
+        if (X == Join || X == &Cfg->getExit())
+          return false;
+        if (MatchBlocks.test(XID))
+          continue;
+        for (const CFGBlock *N : X->succs())
+          if (N)
+            Stack.push_back(N);
+      }
+    }
+  }
+  return true;
+}
+
+std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const CallExpr *Call,
+                                                                 const CFGBlock *B,
+                                                                 const State &S) {
+  CollectiveSite Site;
+  Site.Call = Call;
+  Site.Must = Must[B->getBlockID()];
+  Site.May = May[B->getBlockID()];
+  if (std::optional<CollectiveCall> C = recogniseCollective(Call)) {
+    const WarpIntrinsic *I = C->Intrinsic;
+    if (I->Kind == CollectiveKind::ActiveMask || !I->IsSync)
+      return std::nullopt;
+    Site.Intrinsic = I;
+    Site.Witness = Call;
+    if (I->Kind == CollectiveKind::TileMember || I->Kind == CollectiveKind::TileReduce) {
+      unsigned N = tileSizeOfCall(Call);
+      if (!N)
+        return std::nullopt; // coalesced groups and dynamic tiles: not judged
+      Site.ImplicitMask = true;
+      Site.GroupSize = N;
+      Site.Required = tilesTouching(Site.May, N);
+    } else if (C->hasImplicitFullMask()) {
+      Site.ImplicitMask = true;
+      Site.Required = LaneSet::all();
+    } else if (std::optional<uint32_t> M = resolveMaskConstant(C->maskArg(), Ctx)) {
+      Site.Required = LaneSet(*M);
+    } else {
+      Site.MaskParameter = unwrittenParameterIndex(C->maskArg());
+    }
+    return Site;
+  }
+  const FunctionDecl *Def = definitionOf(Call->getDirectCallee());
+  if (!Def || Def == FD || isInSystemHeader(Def, Ctx) || !Cache.containsCollective(Def))
+    return std::nullopt;
+  const FunctionSummary *Sum = Cache.summary(Def);
+  if (!Sum)
+    return std::nullopt;
+  Site.Helper = Def;
+  if (Sum->RequiredLanes) {
+    Site.Witness = Sum->Witness;
+    Site.Intrinsic = Sum->WitnessIntrinsic;
+    Site.Required = Sum->RequiredLanes;
+    Site.GroupSize = Sum->GroupSize;
+  } else if (Sum->MaskParameter >= 0) {
+    // A wrapper whose mask is its parameter: the argument (or the
+    // parameter's default) is the mask, as if written here.
+    unsigned Index = static_cast<unsigned>(Sum->MaskParameter);
+    const Expr *Mask = Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
+    if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(Mask))
+      Mask = Default->getExpr();
+    if (!Mask)
+      return std::nullopt;
+    Site.Witness = Sum->MaskWitness;
+    Site.Intrinsic = Sum->MaskWitnessIntrinsic;
+    if (std::optional<uint32_t> M = resolveMaskConstant(Mask, Ctx))
+      Site.Required = LaneSet(*M);
+    else if ((Site.MaskParameter = unwrittenParameterIndex(Mask)) < 0)
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  // A thread-varying argument that decides, inside the helper, whether
+  // the collective runs diverges the lanes there.
+  for (unsigned P = 0; P < Def->getNumParams() && P < Call->getNumArgs(); ++P)
+    if ((Sum->RequirementConditions & parameterDep(P)) &&
+        (deps(Call->getArg(P), S) & ThreadVarying) &&
+        !argumentKeepsHelperConverged(Def, *Sum, Call, S, P)) {
+      DivergenceSource Src;
+      Src.Kind = DivergenceSource::Argument;
+      Src.Condition = Call->getArg(P);
+      Site.Divergence.push_back(Src);
+      Site.DataDecided = true;
+      Site.Must = LaneSet::none();
+    }
+  return Site;
+}
+
+/// A thread-varying argument \p P that decides, inside helper \p Def,
+/// whether lanes reach its collective: still fine when every such branch
+/// of the helper is uniform once the parameters hold the caller's
+/// arguments (`if (tid / 32 < 4)` called with threadIdx.x).
+bool FunctionUniformity::Impl::argumentKeepsHelperConverged(const FunctionDecl *Def,
+                                                            const FunctionSummary &Sum,
+                                                            const CallExpr *Call, const State &S,
+                                                            unsigned P) {
+  const FunctionUniformity *Callee = Cache.analysis(Def);
+  if (!Callee || Sum.RequirementBranches.empty())
+    return false;
+  Impl &C = *Callee->P;
+  SymbolicView CallerView(*this, S, Call);
+  SymbolicTranslator CallerSide(Ctx, Cache.terms(), CallerView, Opts.AssumeWarpAlignedBlocks);
+  llvm::DenseMap<const ParmVarDecl *, TermRef> Bindings;
+  for (unsigned I = 0; I < Def->getNumParams() && I < Call->getNumArgs(); ++I)
+    if (!C.Mutated.count(Def->getParamDecl(I)))
+      Bindings[Def->getParamDecl(I)] = CallerSide.translate(Call->getArg(I));
+  for (const auto &[Cond, ID] : Sum.RequirementBranches) {
+    if (ID >= C.BranchDeps.size() || !(C.BranchDeps[ID] & parameterDep(P)))
+      continue;
+    const CFGBlock *B = C.blockByID(ID);
+    if (!B)
+      return false;
+    State End = C.transferBlock(B, C.In[ID]);
+    SymbolicView CalleeView(C, End, B->getTerminatorStmt());
+    CalleeView.Bindings = Bindings;
+    SymbolicTranslator CalleeSide(Ctx, Cache.terms(), CalleeView, Opts.AssumeWarpAlignedBlocks);
+    TermRef Term = CalleeSide.translate(Cond);
+    if (Cache.prover().sameInGroup(Term, Sum.GroupSize) != UniformityProver::Answer::Uniform)
+      return false;
+  }
+  return true;
+}
+
+/// The index of the parameter of this function that \p E reads, when the
+/// function never writes it; -1 otherwise.
+int FunctionUniformity::Impl::unwrittenParameterIndex(const Expr *E) const {
+  const auto *Ref = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  const auto *Parm = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!Parm || Mutated.count(Parm) || Parm->getDeclContext() != FD)
+    return -1;
+  return static_cast<int>(Parm->getFunctionScopeIndex());
+}
+
+void FunctionUniformity::Impl::collectSites() {
+  // Blocks in source order keep diagnostics stable.
+  std::vector<std::pair<const CallExpr *, const CFGBlock *>> Calls;
+  for (const CFGBlock *B : *Cfg)
+    for (const CFGElement &E : *B)
+      if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
+        if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
+          if (BlockOf.lookup(Call) == B)
+            Calls.push_back({Call, B});
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::sort(Calls, [&](const auto &A, const auto &B) {
+    return SM.isBeforeInTranslationUnit(A.first->getBeginLoc(), B.first->getBeginLoc());
+  });
+  std::vector<const CFGBlock *> SiteBlocks;
+  for (auto [Call, B] : Calls) {
+    // Unreachable blocks have no lanes at all.
+    if (May[B->getBlockID()].isEmpty())
+      continue;
+    // Most calls are neither collectives nor helpers containing one; skip
+    // them before paying for the state replay.
+    if (!recogniseCollective(Call)) {
+      const FunctionDecl *Def = definitionOf(Call->getDirectCallee());
+      if (!Def || Def == FD || isInSystemHeader(Def, Ctx) || !Cache.containsCollective(Def))
+        continue;
+    }
+    std::optional<State> S = stateBefore(Call);
+    if (!S)
+      continue;
+    std::optional<CollectiveSite> Site = makeSite(Call, B, *S);
+    if (!Site)
+      continue;
+    bool Data = false;
+    // A tile's collective: only branches that split some tile count (an
+    // argument deciding inside a helper already did).
+    if (Site->GroupSize < 32 && Site->Divergence.empty())
+      Site->Must = mustThrough(B->getBlockID(), Site->GroupSize);
+    for (DivergenceSource &Src : sourcesFor(B, Data, Site->GroupSize)) {
+      if (Src.Kind == DivergenceSource::EarlyExit)
+        Site->EarlyExits.push_back(Src);
+      else
+        Site->Divergence.push_back(Src);
+    }
+    Site->DataDecided |= Data;
+    for (unsigned ID : Controls[B->getBlockID()].set_bits())
+      Site->ParamConditions |= BranchDeps[ID] & ~ThreadVarying;
+    Sites.push_back(*Site);
+    SiteBlocks.push_back(B);
+  }
+  // The Volta+ pattern needs all sites known first.
+  for (size_t I = 0; I < Sites.size(); ++I) {
+    CollectiveSite &Site = Sites[I];
+    if (Site.Divergence.empty() || !Site.Required)
+      continue;
+    llvm::BitVector Match(NumBlocks);
+    for (size_t J = 0; J < Sites.size(); ++J) {
+      const CollectiveSite &Other = Sites[J];
+      if (Other.Required != Site.Required || Other.Helper != Site.Helper)
+        continue;
+      if (!Site.Helper && (!Other.Intrinsic || Other.Intrinsic->Name != Site.Intrinsic->Name))
+        continue;
+      Match.set(SiteBlocks[J]->getBlockID());
+    }
+    Site.CoveredOnEveryPath = coveredOnEveryPath(SiteBlocks[I], Site, Match);
+  }
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,193 @@
+//===--- ControlDivergence.cpp - Which branches diverge, and where from -----===//
+//
+// Transitive control dependences over the CFG, early-exit branches (lanes
+// that never rejoin), the divergence fixpoint step (updateDivergence: a
+// branch is divergent when its condition is thread-varying and not proven
+// uniform), and the divergence sources reported for a statement.
+// Part of FunctionUniformity::Impl (see FunctionAnalysis.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalysis.h"
+#include "analysis/AstQueries.h"
+#include "analysis/CollectiveCalls.h"
+#include "analysis/SymbolicTerm.h"
+#include "analysis/SymbolicTranslation.h"
+#include "analysis/ThreadIndex.h"
+#include "analysis/WarpIntrinsics.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+using namespace clang;
+
+namespace warp_tidy {
+using namespace uniformity_detail;
+
+void FunctionUniformity::Impl::computeControls() {
+  Controls.assign(NumBlocks, llvm::BitVector(NumBlocks));
+  std::vector<llvm::SmallVector<unsigned, 4>> Direct(NumBlocks);
+  for (CFGBlock *B : *Cfg)
+    for (CFGBlock *D : ControlDeps->getControlDependencies(B)) {
+      Direct[B->getBlockID()].push_back(D->getBlockID());
+      Controls[B->getBlockID()].set(D->getBlockID());
+    }
+  // Transitive closure; the CFGs of device functions are small.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (unsigned B = 0; B < NumBlocks; ++B)
+      for (unsigned D : Direct[B]) {
+        llvm::BitVector Before = Controls[B];
+        Controls[B] |= Controls[D];
+        if (Controls[B] != Before)
+          Changed = true;
+      }
+  }
+}
+
+bool FunctionUniformity::Impl::hasReturn(const CFGBlock *B) {
+  for (const CFGElement &E : *B)
+    if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
+      if (isa<ReturnStmt>(CS->getStmt()))
+        return true;
+  return false;
+}
+
+/// An early exit: the lanes never meet again in this function (the
+/// branch's immediate post-dominator is the exit) and one side leaves
+/// through an explicit `return` on every path. Falling off the end of the
+/// function after an `if` is not an exit: those lanes are still running
+/// when the others reach the collective.
+bool FunctionUniformity::Impl::isExitBranch(const CFGBlock *B) const {
+  const CFGBlock *IPDom = postDominatorOf(B);
+  if (IPDom && IPDom != &Cfg->getExit())
+    return false;
+  for (const CFGBlock *Succ : B->succs()) {
+    if (!Succ)
+      continue;
+    bool AllReturn = true;
+    llvm::BitVector Visited(NumBlocks);
+    llvm::SmallVector<const CFGBlock *, 8> Stack = {Succ};
+    while (!Stack.empty() && AllReturn) {
+      const CFGBlock *X = Stack.pop_back_val();
+      if (Visited.test(X->getBlockID()))
+        continue;
+      Visited.set(X->getBlockID());
+      if (hasReturn(X))
+        continue;
+      if (X == &Cfg->getExit()) {
+        AllReturn = false;
+        break;
+      }
+      for (const CFGBlock *N : X->succs())
+        if (N)
+          Stack.push_back(N);
+    }
+    if (AllReturn)
+      return true;
+  }
+  return false;
+}
+
+const CFGBlock *FunctionUniformity::Impl::postDominatorOf(const CFGBlock *B) const {
+  auto *Node = PostDom->getBase().getNode(const_cast<CFGBlock *>(B));
+  if (!Node || !Node->getIDom())
+    return nullptr;
+  return Node->getIDom()->getBlock();
+}
+
+/// Divergent branches (of either kind) that control \p B.
+llvm::BitVector FunctionUniformity::Impl::divergentControls(const CFGBlock *B) const {
+  llvm::BitVector V = Controls[B->getBlockID()];
+  V &= Divergent;
+  return V;
+}
+
+/// Divergent branches after which lanes meet again, controlling \p B.
+llvm::BitVector FunctionUniformity::Impl::rejoiningControls(unsigned BlockID) const {
+  llvm::BitVector V = Controls[BlockID];
+  V &= Divergent;
+  llvm::BitVector NotExit = ExitKind;
+  NotExit.flip();
+  V &= NotExit;
+  return V;
+}
+
+/// Recomputes branch conditions' dependencies; true when the set of
+/// divergent branches grew.
+bool FunctionUniformity::Impl::updateDivergence() {
+  BranchDeps.assign(NumBlocks, 0);
+  BranchCond.assign(NumBlocks, nullptr);
+  llvm::BitVector Before = Divergent;
+  for (const CFGBlock *B : *Cfg) {
+    unsigned Reachable = 0;
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ)
+        ++Reachable;
+    if (Reachable < 2)
+      continue;
+    const Expr *Cond = B->getLastCondition();
+    if (!Cond)
+      if (const Stmt *T = B->getTerminatorCondition())
+        Cond = dyn_cast<Expr>(T);
+    if (!Cond)
+      continue;
+    State End = transferBlock(B, In[B->getBlockID()]);
+    ValueDeps D = deps(Cond, End);
+    BranchDeps[B->getBlockID()] = D;
+    BranchCond[B->getBlockID()] = Cond;
+    // The taint says "may differ"; ask whether two lanes of one warp can
+    // actually evaluate the condition differently.
+    if ((D & ThreadVarying) && !Divergent.test(B->getBlockID()) &&
+        provedUniform(B->getBlockID(), Cond, End, 32)) {
+      BranchDeps[B->getBlockID()] = D & ~ThreadVarying;
+      continue;
+    }
+    if (D & ThreadVarying) {
+      Divergent.set(B->getBlockID());
+      if (isExitBranch(B))
+        ExitKind.set(B->getBlockID());
+    }
+  }
+  return Divergent != Before;
+}
+
+const CFGBlock *FunctionUniformity::Impl::blockByID(unsigned ID) const {
+  return ID < ByID.size() ? ByID[ID] : nullptr;
+}
+
+llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::Impl::sourcesFor(const CFGBlock *B,
+                                                                            bool &DataDecided,
+                                                                            unsigned GroupSize) {
+  llvm::SmallVector<DivergenceSource, 2> Out;
+  DataDecided = false;
+  llvm::BitVector Div = divergentControls(B);
+  if (GroupSize < 32)
+    for (unsigned ID : Div.set_bits())
+      if (branchUniformInGroups(ID, GroupSize))
+        Div.reset(ID);
+  if (Div.none())
+    return Out;
+  // Direct control dependences first: they are the innermost conditions.
+  llvm::SmallVector<unsigned, 4> Order;
+  for (const CFGBlock *D : ControlDeps->getControlDependencies(const_cast<CFGBlock *>(B)))
+    if (Div.test(D->getBlockID()))
+      Order.push_back(D->getBlockID());
+  for (unsigned ID : Div.set_bits())
+    if (!llvm::is_contained(Order, ID))
+      Order.push_back(ID);
+  for (unsigned ID : Order) {
+    const CFGBlock *D = blockByID(ID);
+    DivergenceSource Src;
+    Src.Kind = ExitKind.test(ID) ? DivergenceSource::EarlyExit : DivergenceSource::Branch;
+    Src.Condition = BranchCond[ID];
+    Src.Terminator = D ? D->getTerminatorStmt() : nullptr;
+    Src.LaneComparison = isLaneComparison(ID);
+    if (!Src.LaneComparison)
+      DataDecided = true;
+    Out.push_back(Src);
+  }
+  return Out;
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,341 @@
+//===--- FunctionAnalysis.h - State of the per-function uniformity analysis ===//
+//
+// Private to the uniformity analysis (checks/analysis/Uniformity.h is the
+// public interface). FunctionUniformity::Impl is one analysis run over one
+// function's CFG; its steps read and write the same per-function tables
+// (block of each statement, variable index, dataflow states, divergent
+// branches), so it stays one struct, declared here, with its member
+// functions defined in one file per step:
+//
+//   Uniformity.cpp                  run() (the order of the steps), the public
+//                                   FunctionUniformity queries, mask constants
+//   uniformity/LocalVariables.cpp   aliases, single definitions, mutated and
+//                                   %laneid locals
+//   uniformity/ControlDivergence.cpp control dependences, early exits, the
+//                                   divergent-branch fixpoint step, sources
+//   uniformity/ValueAnalysis.cpp    ValueDeps transfer and worklist
+//   uniformity/Butterflies.cpp      full xor butterflies
+//   uniformity/SymbolicView.cpp     induction variables, the SymbolicView
+//                                   environment, prover queries
+//   uniformity/IndexForms.cpp       indexForm / laneSplit
+//   uniformity/LaneReachability.cpp Must / May lane sets
+//   uniformity/CollectiveSites.cpp  collective sites
+//   uniformity/WarpAnalysisCache.cpp per-TU cache, call-graph order, summaries
+//
+// docs/design/uniformity.md describes the analysis itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H
+#define WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H
+
+#include "analysis/Uniformity.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/OperationKinds.h"
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace warp_tidy {
+
+/// Helpers shared by the pieces of the analysis (defined in Uniformity.cpp).
+namespace uniformity_detail {
+
+bool isInSystemHeader(const clang::Decl *D, const clang::ASTContext &Ctx);
+
+/// The definition with a body we can analyse, or null.
+const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *FD);
+
+/// The integer value of \p E when it is a constant that fits in 63 bits.
+std::optional<long long> constantValue(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+/// The tile size of a cooperative-groups tile member call or algorithm:
+/// from the object (`tile.shfl(...)`, also when the member is static), the
+/// first argument (`cg::reduce(tile, ...)`), or the size-templated base class
+/// the member is declared in.
+unsigned tileSizeOfCall(const clang::CallExpr *Call);
+
+/// Lanes of every N-lane tile that intersects \p Lanes.
+LaneSet tilesTouching(LaneSet Lanes, unsigned N);
+
+/// How an integer expression relates to the thread's position in its warp.
+struct IndexForm {
+  enum FormKind {
+    Other,
+    Constant,    ///< Value
+    Lane,        ///< exactly the lane id, 0..31
+    ThreadX,     ///< threadIdx.x plus a warp-uniform multiple of 32
+    WarpAligned, ///< warp-uniform multiple of 32 (not constant)
+    WarpUniform, ///< warp-uniform by construction (warp index ...)
+  };
+  FormKind Kind = Other;
+  long long Value = 0;
+};
+
+/// Lane sets on the two edges of a branch on a lane comparison.
+struct LaneSplit {
+  bool Uniform = false; ///< the comparison splits between warps only
+  LaneSet TrueMust, TrueMay, FalseMust, FalseMay;
+};
+
+} // namespace uniformity_detail
+
+struct FunctionUniformity::Impl {
+  using IndexForm = uniformity_detail::IndexForm;
+  using LaneSplit = uniformity_detail::LaneSplit;
+
+  Impl(WarpAnalysisCache &Cache, const clang::FunctionDecl *FD)
+      : Cache(Cache), Ctx(Cache.context()), FD(FD), Opts(Cache.options()) {}
+
+  WarpAnalysisCache &Cache;
+  clang::ASTContext &Ctx;
+  const clang::FunctionDecl *FD;
+  UniformityOptions Opts;
+
+  std::unique_ptr<clang::CFG> Cfg;
+  std::unique_ptr<clang::CFGPostDomTree> PostDom;
+  std::unique_ptr<clang::ControlDependencyCalculator> ControlDeps;
+  unsigned NumBlocks = 0;
+  std::vector<const clang::CFGBlock *> ByID;
+
+  llvm::DenseMap<const clang::Stmt *, const clang::CFGBlock *> BlockOf;
+  llvm::DenseMap<const clang::VarDecl *, unsigned> VarIndex;
+  llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> Alias;   // reference -> target
+  llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlock;
+  llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> DeclPoint;  // its (CFG) DeclStmt
+  // Initialiser of each local never written after it.
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> SingleDef;
+  llvm::DenseSet<const clang::VarDecl *> Mutated;
+  llvm::DenseSet<const clang::VarDecl *> AsmLaneVars;
+
+  using State = std::vector<ValueDeps>;
+  std::vector<State> In;                  // by block ID
+  std::vector<ValueDeps> BranchDeps;      // condition deps by block ID
+  std::vector<const clang::Expr *> BranchCond; // by block ID
+  llvm::BitVector Divergent;              // branch blocks with varying condition
+  llvm::BitVector ExitKind;               // ... whose lanes never rejoin
+  std::vector<llvm::BitVector> Controls;  // transitive control dependences
+  std::vector<LaneSet> Must, May;         // at block entry
+
+  std::vector<CollectiveSite> Sites;
+  FunctionSummary Summary;
+
+  //--- Entry point (Uniformity.cpp) -----------------------------------------
+
+  bool run();
+
+  //--- Local variables (LocalVariables.cpp) ---------------------------------
+
+  void addVar(const clang::VarDecl *V, const clang::CFGBlock *B);
+
+  void indexStatements();
+
+  const clang::VarDecl *resolve(const clang::VarDecl *V) const;
+
+  /// The local variable an lvalue expression stores into (x, s.f, a[i]).
+  const clang::VarDecl *rootVar(const clang::Expr *E) const;
+
+  /// Finds variables written after their initialisation (or whose address
+  /// escapes), so that the others can be looked through by indexForm, and
+  /// variables written by `mov %laneid` inline assembly.
+  void scanMutations(const clang::Stmt *S);
+
+  const clang::Expr *singleDefinition(const clang::VarDecl *V) const;
+
+  //--- Control dependence and divergence (ControlDivergence.cpp) ------------
+
+  void computeControls();
+
+  static bool hasReturn(const clang::CFGBlock *B);
+
+  /// An early exit: the lanes never meet again in this function (the
+  /// branch's immediate post-dominator is the exit) and one side leaves
+  /// through an explicit `return` on every path. Falling off the end of the
+  /// function after an `if` is not an exit: those lanes are still running
+  /// when the others reach the collective.
+  bool isExitBranch(const clang::CFGBlock *B) const;
+
+  const clang::CFGBlock *postDominatorOf(const clang::CFGBlock *B) const;
+
+  /// Divergent branches (of either kind) that control \p B.
+  llvm::BitVector divergentControls(const clang::CFGBlock *B) const;
+
+  /// Divergent branches after which lanes meet again, controlling \p B.
+  llvm::BitVector rejoiningControls(unsigned BlockID) const;
+
+  /// Recomputes branch conditions' dependencies; true when the set of
+  /// divergent branches grew.
+  bool updateDivergence();
+
+  const clang::CFGBlock *blockByID(unsigned ID) const;
+
+  /// The divergent branches that decide whether lanes reach \p B, innermost
+  /// first; DataDecided when one of them is not a lane comparison.
+  llvm::SmallVector<DivergenceSource, 2> sourcesFor(const clang::CFGBlock *B, bool &DataDecided,
+                                                    unsigned GroupSize = 32);
+
+  //--- Value dataflow (ValueAnalysis.cpp) -----------------------------------
+
+  /// Sync dependence: a variable assigned under a divergent branch that it
+  /// was declared outside of holds different values in different lanes once
+  /// they meet again.
+  ValueDeps taint(unsigned BlockID, const clang::VarDecl *V) const;
+
+  void assign(State &S, const clang::VarDecl *V, ValueDeps D, bool Whole, unsigned BlockID);
+
+  void transferStmt(const clang::Stmt *St, State &S, unsigned BlockID);
+
+  /// A call of an analysed helper with non-const reference parameters: each
+  /// argument gets what the helper leaves in its parameter (a broadcast
+  /// stores a uniform value, an untouched parameter keeps the argument's).
+  bool transferThroughSummary(const clang::CallExpr *Call, State &S, unsigned BlockID);
+
+  ValueDeps lvalueIndexDeps(const clang::Expr *E, const State &S);
+
+  State transferBlock(const clang::CFGBlock *B, State S);
+
+  void solveValues();
+
+
+
+  /// The value state just before \p E is evaluated.
+  std::optional<State> stateBefore(const clang::Stmt *E) const;
+
+  //--- Expression transfer (ValueAnalysis.cpp) ------------------------------
+
+  ValueDeps varDeps(const clang::VarDecl *V, const State &S) const;
+
+  ValueDeps deps(const clang::Expr *E, const State &S);
+
+  ValueDeps callDeps(const clang::CallExpr *Call, const State &S);
+
+  //--- Full xor butterflies (Butterflies.cpp) ---------------------------------
+
+  /// The variables a loop leaves identical in every lane: a full-warp xor
+  /// butterfly `for (o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(full,
+  /// v, o))` with a commutative `op` (+, *, &, |, ^, min, max). After the
+  /// step with offset o, lanes i and i^o hold op(a, b) and op(b, a): equal,
+  /// also in floating point; after offsets 16..1 all 32 lanes agree.
+  llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<const clang::VarDecl *, 1>> Butterflies;
+  llvm::ArrayRef<const clang::VarDecl *> butterflyResults(const clang::Stmt *Loop);
+
+  llvm::SmallVector<const clang::VarDecl *, 1> findButterflies(const clang::ForStmt *For);
+
+  /// `v op= shfl`, `v = v op shfl`, `v = op(v, shfl)` with shfl =
+  /// `__shfl_xor_sync(full mask, v, offset[, 32])` and op commutative.
+  bool isButterflyStep(const clang::VarDecl *V, clang::BinaryOperatorKind Op,
+                       const clang::Expr *Value, const clang::VarDecl *Offset);
+
+  //--- Symbolic values, for the prover (SymbolicView.{h,cpp}) ---------------
+  //
+  // Where the taint says a condition may differ between lanes, the condition
+  // is written as a term over the thread's position and uniform leaves
+  // (SymbolicTerm.h) and the prover decides whether two lanes of one warp (or
+  // tile) can disagree on it. This section tells the translator what locals
+  // and calls stand for.
+
+  /// How a local integer evolves when it is an induction variable: written
+  /// once by Init, then only changed by warp-uniform steps (`i += 32`,
+  /// `tid += blockDim.x * gridDim.x`, `++k`).
+  struct Induction {
+    bool Valid = false;
+    const clang::Expr *Init = nullptr;
+    const clang::Stmt *InitPoint = nullptr;
+    /// Each step and where it is taken; a null step expression is +-1.
+    llvm::SmallVector<std::pair<const clang::Expr *, const clang::Stmt *>, 2> Steps;
+  };
+  llvm::DenseMap<const clang::VarDecl *, Induction> Inductions;
+
+  const Induction &induction(const clang::VarDecl *V);
+
+  /// Every write of an induction variable runs in lockstep: no divergent
+  /// branch controls it, so all lanes of a warp apply the same steps.
+  bool writesInLockstep(const Induction &I) const;
+
+  struct SymbolicView;
+
+  /// True when no two lanes of one aligned group of \p GroupSize lanes can
+  /// evaluate \p Cond differently, given the state \p S where it is evaluated.
+  bool provedUniform(unsigned BlockID, const clang::Expr *Cond, const State &S,
+                     unsigned GroupSize);
+
+  /// provedUniform for the condition of branch block \p BlockID.
+  llvm::DenseMap<std::pair<unsigned, unsigned>, bool> BranchGroupUniform;
+  bool branchUniformInGroups(unsigned BlockID, unsigned GroupSize);
+
+  //--- Index forms and lane splits (IndexForms.cpp) -------------------------
+
+  bool isUniformExpr(const clang::Expr *E, const State &S) { return deps(E, S) == 0; }
+
+  IndexForm indexForm(const clang::Expr *E, const State &S, unsigned Depth);
+
+  /// Lane sets on the edges of `Cond`, when it compares the lane id or
+  /// threadIdx.x with a constant (or threadIdx.x with a warp-aligned value).
+  std::optional<LaneSplit> laneSplit(const clang::Expr *Cond, const State &S, unsigned Depth = 0);
+
+  //--- Lane sets (LaneReachability.cpp) -------------------------------------
+
+  void solveLaneSets();
+
+  /// Lanes that surely reach each block. A lane surely reaches B unless some
+  /// divergent branch B is control dependent on can send it the other way:
+  /// intersect, over those branches, the lanes that surely take B's side
+  /// (the split of a lane comparison; none when data decide). Joins need no
+  /// special case: a block after an if/else depends on neither side.
+  void solveMustSets();
+
+  /// Must for block \p ID, as seen by a collective that needs aligned groups
+  /// of \p GroupSize lanes: branches that are the same for every lane of
+  /// each group send whole groups one way, so they do not count.
+  llvm::DenseMap<unsigned, std::optional<LaneSplit>> MustSplits;
+  LaneSet mustThrough(unsigned ID, unsigned GroupSize);
+
+  /// Blocks reachable from successor \p Edge of block \p D without
+  /// passing through D again; memoised per edge.
+  std::map<std::pair<unsigned, unsigned>, llvm::BitVector> Reach;
+  const llvm::BitVector &reachableAvoiding(unsigned D, unsigned Edge);
+
+  llvm::DenseMap<unsigned, bool> LaneComparisonCache;
+  bool isLaneComparison(unsigned BlockID);
+
+
+  //--- Sites (CollectiveSites.cpp) ------------------------------------------
+
+
+  /// Volta+ rule: from each rejoining divergent branch, every path reaches a
+  /// block with a matching site before the lanes meet again.
+  bool coveredOnEveryPath(const clang::CFGBlock *B, const CollectiveSite &Site,
+                          const llvm::BitVector &MatchBlocks);
+
+  std::optional<CollectiveSite> makeSite(const clang::CallExpr *Call, const clang::CFGBlock *B,
+                                         const State &S);
+
+  /// A thread-varying argument \p P that decides, inside helper \p Def,
+  /// whether lanes reach its collective: still fine when every such branch
+  /// of the helper is uniform once the parameters hold the caller's
+  /// arguments (`if (tid / 32 < 4)` called with threadIdx.x).
+  bool argumentKeepsHelperConverged(const clang::FunctionDecl *Def, const FunctionSummary &Sum,
+                                    const clang::CallExpr *Call, const State &S, unsigned P);
+
+  /// The index of the parameter of this function that \p E reads, when the
+  /// function never writes it; -1 otherwise.
+  int unwrittenParameterIndex(const clang::Expr *E) const;
+
+  void collectSites();
+
+  //--- Summary (WarpAnalysisCache.cpp) --------------------------------------
+
+  void summarise();
+};
+
+} // namespace warp_tidy
+
+#endif // WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H

@@ -1,0 +1,304 @@
+//===--- SymbolicView.cpp - Glue between the taint and the prover -----------===//
+//
+// Where the taint calls a branch condition thread-varying, it is written as
+// a term and the UniformityProver decides whether two lanes of one warp (or
+// tile) can disagree. SymbolicView tells the translator what locals stand
+// for (single definitions, induction variables, %laneid), inlines helpers
+// that only return an expression, and maps cooperative-groups ranks.
+// Part of FunctionUniformity::Impl (see FunctionAnalysis.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalysis.h"
+#include "SymbolicView.h"
+#include "analysis/AstQueries.h"
+#include "analysis/CollectiveCalls.h"
+#include "analysis/LaunchFacts.h"
+#include "analysis/SymbolicTerm.h"
+#include "analysis/SymbolicTranslation.h"
+#include "analysis/ThreadIndex.h"
+#include "analysis/UniformityProver.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+
+using namespace clang;
+
+namespace warp_tidy {
+using namespace uniformity_detail;
+
+const FunctionUniformity::Impl::Induction &FunctionUniformity::Impl::induction(const VarDecl *V) {
+  auto [It, New] = Inductions.try_emplace(V);
+  if (!New)
+    return It->second;
+  Induction I;
+  bool Bad = !V->getType()->isIntegralOrEnumerationType() ||
+             V->getType().isVolatileQualified() || isa<ParmVarDecl>(V);
+  auto IsV = [&](const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == V;
+  };
+  auto AddInit = [&](const Expr *Init, const Stmt *Point) {
+    if (I.Init)
+      Bad = true;
+    I.Init = Init;
+    I.InitPoint = Point;
+  };
+  forEachStmt(FD->getBody(), [&](const Stmt *S) {
+    if (Bad)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D)) {
+          if (Var == V && V->getInit())
+            AddInit(V->getInit(), DeclPoint.lookup(V));
+          // A non-const reference bound to V writes it elsewhere.
+          if (Var->getType()->isReferenceType() &&
+              !Var->getType().getNonReferenceType().isConstQualified() && Var->getInit() &&
+              IsV(Var->getInit()))
+            Bad = true;
+        }
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if (!BO->isAssignmentOp() || !IsV(BO->getLHS()))
+        return;
+      if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
+        I.Steps.push_back({BO->getRHS(), BO});
+      } else if (BO->getOpcode() == BO_Assign) {
+        const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+        if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub) &&
+            IsV(Sum->getLHS()))
+          I.Steps.push_back({Sum->getRHS(), BO});
+        else if (Sum && Sum->getOpcode() == BO_Add && IsV(Sum->getRHS()))
+          I.Steps.push_back({Sum->getLHS(), BO});
+        else
+          AddInit(BO->getRHS(), BO);
+      } else {
+        Bad = true;
+      }
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+      if (UO->isIncrementDecrementOp() && IsV(UO->getSubExpr()))
+        I.Steps.push_back({nullptr, UO});
+      else if (UO->getOpcode() == UO_AddrOf && IsV(UO->getSubExpr()))
+        Bad = true;
+    } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      for (unsigned A = 0; A < Call->getNumArgs(); ++A)
+        if (IsV(Call->getArg(A)) &&
+            (!Callee || A >= Callee->getNumParams() ||
+             (Callee->getParamDecl(A)->getType()->isReferenceType() &&
+              !Callee->getParamDecl(A)->getType().getNonReferenceType().isConstQualified())))
+          Bad = true;
+    } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      for (unsigned O = 0; O < Asm->getNumOutputs(); ++O)
+        if (IsV(Asm->getOutputExpr(O)))
+          Bad = true;
+    } else if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+      for (const LambdaCapture &C : Lambda->captures())
+        if (C.capturesVariable() && C.getCapturedVar() == V &&
+            C.getCaptureKind() == LCK_ByRef)
+          Bad = true;
+    }
+  });
+  I.Valid = !Bad && I.Init && I.InitPoint;
+  return Inductions[V] = std::move(I);
+}
+
+/// Every write of an induction variable runs in lockstep: no divergent
+/// branch controls it, so all lanes of a warp apply the same steps.
+bool FunctionUniformity::Impl::writesInLockstep(const Induction &I) const {
+  auto Converged = [&](const Stmt *S) {
+    auto It = BlockOf.find(S);
+    if (It == BlockOf.end())
+      return false;
+    llvm::BitVector D = Controls[It->second->getBlockID()];
+    D &= Divergent;
+    return D.none();
+  };
+  if (!Converged(I.InitPoint))
+    return false;
+  for (const auto &Step : I.Steps)
+    if (!Converged(Step.second))
+      return false;
+  return true;
+}
+
+bool FunctionUniformity::Impl::SymbolicView::isUniform(const Expr *E) {
+  // Inside an inlined helper the caller's state says nothing about the
+  // helper's own expressions.
+  return !Inlining && P.deps(E, *S) == 0;
+}
+
+/// Translates \p E as it is evaluated at \p At (a statement of this
+/// function's CFG).
+TermRef FunctionUniformity::Impl::SymbolicView::translateAt(const Expr *E, const Stmt *At,
+                                                            SymbolicTranslator &T) {
+  std::optional<State> There = P.stateBefore(At);
+  if (!There || Substitutions > 24)
+    return nullptr;
+  const State *SavedS = S;
+  const Stmt *SavedPoint = Point;
+  S = &*There;
+  Point = At;
+  ++Substitutions;
+  TermRef R = T.translate(E);
+  S = SavedS;
+  Point = SavedPoint;
+  return R;
+}
+
+TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const Expr *Ref,
+                                                         SymbolicTranslator &T) {
+  if (const auto *Parm = dyn_cast<ParmVarDecl>(V)) {
+    auto It = Bindings.find(Parm);
+    if (It != Bindings.end())
+      return It->second;
+  }
+  if (Inlining || !V->hasLocalStorage())
+    return nullptr;
+  V = P.resolve(V);
+  TermBuilder &Terms = T.terms();
+  unsigned W = T.widthOf(V->getType());
+  if (P.AsmLaneVars.count(V) && !P.Mutated.count(V))
+    return Terms.threadIndex(TermOp::HardwareLane);
+  if (const Expr *Init = P.singleDefinition(V))
+    if (const Stmt *At = P.DeclPoint.lookup(V))
+      if (TermRef R = translateAt(Init, At, T))
+        return R;
+  if (P.Mutated.count(V)) {
+    const Induction &I = P.induction(V);
+    if (I.Valid && P.writesInLockstep(I))
+      if (TermRef Value = inductionValue(V, I, W, T))
+        return Value;
+  }
+  // A leaf: one per variable (and per point where it may have changed).
+  const void *At = P.Mutated.count(V) ? Point : nullptr;
+  if (P.varDeps(V, *S) != 0)
+    return Terms.perLane(V, W, At);
+  // A kernel parameter keeps what every launch of the kernel in this unit
+  // guarantees (`GGML_ASSERT(n % 32 == 0)` before the launch).
+  unsigned Zeros = 0;
+  if (const auto *Parm = dyn_cast<ParmVarDecl>(V); Parm && !At)
+    Zeros = P.Cache.launchFacts().knownZeroBits(Parm);
+  return Terms.uniform(V, W, Zeros, At);
+}
+
+/// Init + the sum of the steps taken so far. Every lane of the warp took
+/// the same steps (they run in lockstep), so each step's total is one
+/// uniform unknown; it keeps the low zero bits every step has (a sum of
+/// multiples of 32 is a multiple of 32).
+TermRef FunctionUniformity::Impl::SymbolicView::inductionValue(const VarDecl *V,
+                                                               const Induction &I, unsigned W,
+                                                               SymbolicTranslator &T) {
+  TermBuilder &Terms = T.terms();
+  TermRef Init = translateAt(I.Init, I.InitPoint, T);
+  if (!Init)
+    return nullptr;
+  bool Signed = I.Init->getType()->isSignedIntegerOrEnumerationType();
+  TermRef Value = Terms.cast(Init, W, Signed);
+  for (const auto &[Step, At] : I.Steps) {
+    unsigned Zeros = 0;
+    if (Step) {
+      std::optional<State> There = P.stateBefore(At);
+      if (!There || P.deps(Step, *There) != 0)
+        return nullptr; // a lane-dependent step
+      TermRef StepTerm = translateAt(Step, At, T);
+      if (!StepTerm)
+        return nullptr;
+      Zeros = TermBuilder::knownZeroBits(StepTerm, P.Opts.AssumeWarpAlignedBlocks);
+    }
+    // Every step of a signed variable is an add without overflow (C), so
+    // the initial value plus their sum does not overflow either.
+    Value = Terms.binary(TermOp::Add, Value, Terms.uniform(At, W, Zeros, Point),
+                         V->getType()->isSignedIntegerOrEnumerationType());
+  }
+  return Value;
+}
+
+TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, SymbolicTranslator &T) {
+  TermBuilder &Terms = T.terms();
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return nullptr;
+  // Cooperative groups: ranks are positions in the block-linear order.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee))
+    if (Method->getIdentifier()) {
+      llvm::StringRef Name = Method->getName();
+      const CXXRecordDecl *Class = Method->getParent();
+      if (Name == "thread_rank" && Class->getIdentifier() &&
+          Class->getName() == "thread_block")
+        return linearThreadId(Terms);
+      unsigned N = tileSizeOfCall(Call);
+      if (N && (Name == "thread_rank" || Name == "meta_group_rank")) {
+        TermRef Linear = linearThreadId(Terms);
+        return Terms.binary(Name == "thread_rank" ? TermOp::URem : TermOp::UDiv, Linear,
+                            Terms.constant(N, 32));
+      }
+    }
+  // A helper that only returns an expression of its parameters
+  // (`laneId()`, `roundUp32(n)`): its value is that expression.
+  const FunctionDecl *Def = definitionOf(Callee);
+  if (!Def || Inlining > 3 || isInSystemHeader(Def, P.Ctx))
+    return nullptr;
+  const Expr *Returned = onlyReturnedExpr(Def);
+  if (!Returned)
+    return nullptr;
+  llvm::DenseMap<const ParmVarDecl *, TermRef> Saved = Bindings;
+  unsigned Offset = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+  for (unsigned A = Offset; A < Call->getNumArgs(); ++A)
+    if (A - Offset < Def->getNumParams())
+      Bindings[Def->getParamDecl(A - Offset)] = T.translate(Call->getArg(A));
+  ++Inlining;
+  TermRef R = T.translate(Returned);
+  --Inlining;
+  Bindings = std::move(Saved);
+  return R;
+}
+
+TermRef FunctionUniformity::Impl::SymbolicView::linearThreadId(TermBuilder &Terms) {
+  TermRef X = Terms.threadIndex(TermOp::ThreadX), Y = Terms.threadIndex(TermOp::ThreadY),
+          Z = Terms.threadIndex(TermOp::ThreadZ);
+  TermRef Dx = Terms.threadIndex(TermOp::BlockDimX),
+          Dy = Terms.threadIndex(TermOp::BlockDimY);
+  return Terms.binary(
+      TermOp::Add, X,
+      Terms.binary(TermOp::Mul, Dx,
+                   Terms.binary(TermOp::Add, Y, Terms.binary(TermOp::Mul, Dy, Z))));
+}
+
+/// True when no two lanes of one aligned group of \p GroupSize lanes can
+/// evaluate \p Cond differently, given the state \p S where it is evaluated.
+bool FunctionUniformity::Impl::provedUniform(unsigned BlockID, const Expr *Cond, const State &S,
+                                             unsigned GroupSize) {
+  if (!Cond)
+    return false;
+  // A comparison of the lane with a constant that splits the warp is
+  // known to diverge; no need to ask.
+  if (GroupSize >= 32)
+    if (std::optional<LaneSplit> Split = laneSplit(Cond, S))
+      return Split->Uniform;
+  const CFGBlock *B = blockByID(BlockID);
+  SymbolicView View(*this, S, B ? B->getTerminatorStmt() : Cond);
+  SymbolicTranslator Translator(Ctx, Cache.terms(), View, Opts.AssumeWarpAlignedBlocks);
+  TermRef Term = Translator.translate(Cond);
+  return Cache.prover().sameInGroup(Term, GroupSize) == UniformityProver::Answer::Uniform;
+}
+
+bool FunctionUniformity::Impl::branchUniformInGroups(unsigned BlockID, unsigned GroupSize) {
+  auto Key = std::make_pair(BlockID, GroupSize);
+  auto It = BranchGroupUniform.find(Key);
+  if (It != BranchGroupUniform.end())
+    return It->second;
+  bool R = false;
+  if (const CFGBlock *B = blockByID(BlockID))
+    if (BranchCond[BlockID]) {
+      State End = transferBlock(B, In[BlockID]);
+      R = provedUniform(BlockID, BranchCond[BlockID], End, GroupSize);
+    }
+  BranchGroupUniform[Key] = R;
+  return R;
+}
+
+} // namespace warp_tidy

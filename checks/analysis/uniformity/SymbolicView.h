@@ -1,0 +1,58 @@
+//===--- SymbolicView.h - What locals and helpers stand for, for the prover ===//
+//
+// Private to the uniformity analysis. The SymbolicEnvironment that
+// SymbolicTranslator consults while it writes a branch condition as a term:
+// a local with a single definition stands for that definition (read in the
+// dataflow state where it was made), an induction variable whose writes run
+// in lockstep for its initial value plus one uniform unknown per step, a
+// `mov %laneid` local for the hardware lane, a helper that only returns an
+// expression for that expression of its arguments, cooperative-groups ranks
+// for their linear-thread-id arithmetic. Everything else is a leaf, uniform
+// or per-lane as the value dataflow says.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ANALYSIS_UNIFORMITY_SYMBOLICVIEW_H
+#define WARP_TIDY_ANALYSIS_UNIFORMITY_SYMBOLICVIEW_H
+
+#include "FunctionAnalysis.h"
+#include "analysis/SymbolicTerm.h"
+#include "analysis/SymbolicTranslation.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace warp_tidy {
+
+struct FunctionUniformity::Impl::SymbolicView final : SymbolicEnvironment {
+  SymbolicView(Impl &P, const State &S, const clang::Stmt *Point) : P(P), S(&S), Point(Point) {}
+  Impl &P;
+  const State *S;      ///< the dataflow state where leaves are read
+  const clang::Stmt *Point;   ///< names that place in leaf keys
+  unsigned Inlining = 0;
+  unsigned Substitutions = 0;
+  llvm::DenseMap<const clang::ParmVarDecl *, TermRef> Bindings;
+
+  const void *point() const override { return Point; }
+
+  bool isUniform(const clang::Expr *E) override;
+
+  /// Translates \p E as it is evaluated at \p At (a statement of this
+  /// function's CFG).
+  TermRef translateAt(const clang::Expr *E, const clang::Stmt *At, SymbolicTranslator &T);
+
+  TermRef variable(const clang::VarDecl *V, const clang::Expr *Ref, SymbolicTranslator &T) override;
+
+  /// Init + the sum of the steps taken so far. Every lane of the warp took
+  /// the same steps (they run in lockstep), so each step's total is one
+  /// uniform unknown; it keeps the low zero bits every step has (a sum of
+  /// multiples of 32 is a multiple of 32).
+  TermRef inductionValue(const clang::VarDecl *V, const Induction &I, unsigned W,
+                         SymbolicTranslator &T);
+
+  TermRef call(const clang::CallExpr *Call, SymbolicTranslator &T) override;
+
+  TermRef linearThreadId(TermBuilder &Terms);
+};
+
+} // namespace warp_tidy
+
+#endif // WARP_TIDY_ANALYSIS_UNIFORMITY_SYMBOLICVIEW_H

@@ -1,0 +1,463 @@
+//===--- WarpAnalysisCache.cpp - Per-TU cache and summaries -----------------===//
+//
+// The per-translation-unit cache of analyses (one per ASTContext and option
+// set), the cheap traits that decide whether a function is analysed at all,
+// the order of analysis (callees first, by the SCCs of the call graph;
+// recursive cycles iterated to a fixpoint of their summaries), and
+// FunctionUniformity::Impl::summarise, which writes what callers need to know.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalysis.h"
+#include "analysis/AstQueries.h"
+#include "analysis/CollectiveCalls.h"
+#include "analysis/LaunchFacts.h"
+#include "analysis/SymbolicTerm.h"
+#include "analysis/SymbolicTranslation.h"
+#include "analysis/ThreadIndex.h"
+#include "analysis/UniformityProver.h"
+#include "analysis/WarpIntrinsics.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Analysis/CallGraph.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <map>
+#include <mutex>
+#include <tuple>
+
+using namespace clang;
+
+namespace warp_tidy {
+using namespace uniformity_detail;
+
+//===----------------------------------------------------------------------===//
+// Function summaries
+//===----------------------------------------------------------------------===//
+
+void FunctionUniformity::Impl::summarise() {
+  for (const CollectiveSite &Site : Sites) {
+    if (!Site.Required && Site.MaskParameter >= 0 && Site.Divergence.empty() &&
+        Site.EarlyExits.empty() && Summary.MaskParameter < 0) {
+      Summary.MaskParameter = Site.MaskParameter;
+      Summary.MaskWitness = Site.Witness;
+      Summary.MaskWitnessIntrinsic = Site.Intrinsic;
+    }
+    if (!Site.Required || !Site.Divergence.empty())
+      continue; // judged (and reported) here, not at the callers
+    bool Shuffle = Site.Intrinsic && (Site.Intrinsic->Kind == CollectiveKind::Shuffle ||
+                                      Site.Intrinsic->Direction != ShuffleDirection::None);
+    if (!Site.EarlyExits.empty() && Shuffle)
+      continue;
+    LaneSet Lanes = *Site.Required;
+    if (Lanes.isEmpty())
+      continue;
+    if (!Summary.RequiredLanes) {
+      Summary.Witness = Site.Witness;
+      Summary.WitnessIntrinsic = Site.Intrinsic;
+      Summary.RequiredLanes = Lanes;
+      Summary.GroupSize = Site.GroupSize;
+    } else {
+      Summary.RequiredLanes = *Summary.RequiredLanes | Lanes;
+      Summary.GroupSize = std::max(Summary.GroupSize, Site.GroupSize);
+    }
+    Summary.RequirementConditions |= Site.ParamConditions;
+    if (const CFGBlock *B = BlockOf.lookup(Site.Call))
+      for (unsigned ID : Controls[B->getBlockID()].set_bits())
+        if ((BranchDeps[ID] & ~ThreadVarying) && BranchCond[ID] &&
+            !llvm::is_contained(Summary.RequirementBranches,
+                                std::make_pair(BranchCond[ID], ID)))
+          Summary.RequirementBranches.push_back({BranchCond[ID], ID});
+  }
+  // What the function leaves in its non-const reference parameters: the
+  // value flowing into the exit block.
+  const State &AtExit = In[Cfg->getExit().getBlockID()];
+  for (const ParmVarDecl *P : FD->parameters()) {
+    std::optional<ValueDeps> Out;
+    QualType T = P->getType();
+    if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) {
+      auto It = VarIndex.find(P);
+      Out = It != VarIndex.end() && It->second < AtExit.size() ? AtExit[It->second]
+                                                                 : ThreadVarying;
+    }
+    Summary.ReferenceOut.push_back(Out);
+  }
+  // What the function returns: the values, plus which lanes return where.
+  ValueDeps Ret = 0;
+  bool AnyReturn = false;
+  for (const CFGBlock *B : *Cfg) {
+    State S = In[B->getBlockID()];
+    for (const CFGElement &E : *B) {
+      std::optional<CFGStmt> CS = E.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      if (const auto *R = dyn_cast<ReturnStmt>(CS->getStmt())) {
+        AnyReturn = true;
+        Ret |= deps(R->getRetValue(), S);
+        if (divergentControls(B).any())
+          Ret |= ThreadVarying;
+        for (unsigned ID : Controls[B->getBlockID()].set_bits())
+          Ret |= BranchDeps[ID] & ~ThreadVarying;
+      }
+      transferStmt(CS->getStmt(), S, B->getBlockID());
+    }
+  }
+  Summary.ReturnDeps = AnyReturn ? Ret : 0;
+}
+
+//===----------------------------------------------------------------------===//
+// WarpAnalysisCache
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct CacheKey {
+  const ASTContext *Ctx;
+  bool Aligned;
+  bool operator<(const CacheKey &O) const {
+    return std::tie(Ctx, Aligned) < std::tie(O.Ctx, O.Aligned);
+  }
+};
+std::mutex RegistryMutex;
+std::map<CacheKey, std::unique_ptr<WarpAnalysisCache>> &registry() {
+  static std::map<CacheKey, std::unique_ptr<WarpAnalysisCache>> R;
+  return R;
+}
+// Runs when the ASTContext goes away, so a later translation unit whose
+// context reuses the address starts with an empty cache.
+void dropCachesOf(void *Ctx) {
+  std::lock_guard<std::mutex> Lock(RegistryMutex);
+  auto &R = registry();
+  for (auto It = R.begin(); It != R.end();)
+    if (It->first.Ctx == Ctx)
+      It = R.erase(It);
+    else
+      ++It;
+}
+} // namespace
+
+WarpAnalysisCache &WarpAnalysisCache::get(ASTContext &Ctx, const UniformityOptions &Opts) {
+  std::lock_guard<std::mutex> Lock(RegistryMutex);
+  auto &R = registry();
+  CacheKey Key{&Ctx, Opts.AssumeWarpAlignedBlocks};
+  auto It = R.find(Key);
+  if (It != R.end())
+    return *It->second;
+  bool First = true;
+  for (const auto &Entry : R)
+    if (Entry.first.Ctx == &Ctx)
+      First = false;
+  if (First)
+    Ctx.AddDeallocation(dropCachesOf, &Ctx);
+  auto &Slot = R[Key];
+  Slot = std::make_unique<WarpAnalysisCache>(Ctx, Opts);
+  return *Slot;
+}
+
+WarpAnalysisCache::WarpAnalysisCache(ASTContext &Ctx, const UniformityOptions &Opts)
+    : Ctx(Ctx), Opts(Opts) {}
+WarpAnalysisCache::~WarpAnalysisCache() = default;
+
+TermBuilder &WarpAnalysisCache::terms() {
+  if (!Terms)
+    Terms = std::make_unique<TermBuilder>();
+  return *Terms;
+}
+
+LaunchFacts &WarpAnalysisCache::launchFacts() {
+  if (!Launches)
+    Launches = std::make_unique<LaunchFacts>(Ctx);
+  return *Launches;
+}
+
+UniformityProver &WarpAnalysisCache::prover() {
+  if (!Prover)
+    Prover = std::make_unique<UniformityProver>(Opts.AssumeWarpAlignedBlocks);
+  return *Prover;
+}
+
+const WarpAnalysisCache::DirectFacts &
+WarpAnalysisCache::directFacts(const FunctionDecl *Def) {
+  auto It = DirectCache.find(Def);
+  if (It != DirectCache.end())
+    return It->second;
+  bool System = isInSystemHeader(Def, Ctx);
+  DirectFacts D;
+  // Walk the body once; callees are only listed (traits() follows them).
+  llvm::SmallVector<const Stmt *, 32> Stack = {Def->getBody()};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      BuiltinIndex BI = classifyBuiltinIndex(E);
+      if (BI == BuiltinIndex::ThreadIdxX ||
+          ((BI == BuiltinIndex::ThreadIdxY || BI == BuiltinIndex::ThreadIdxZ) &&
+           !Opts.AssumeWarpAlignedBlocks))
+        D.Varying = true;
+    }
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
+      {
+        std::string Text = Asm->getAsmString();
+        if (isLaneVaryingAsm(Text.data(), Text.size()))
+          D.Varying = true;
+      }
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (const WarpIntrinsic *I = classifyCallee(Callee)) {
+        if (I->Kind == CollectiveKind::ActiveMask)
+          D.Varying = true;
+        else if (!System)
+          D.Collective = true;
+      } else if (isThreadVaryingSourceCall(Callee)) {
+        D.Varying = true;
+      } else if (Callee) {
+        const FunctionDecl *CalleeDef = definitionOf(Callee);
+        if (CalleeDef && CalleeDef != Def && !llvm::is_contained(D.Callees, CalleeDef))
+          D.Callees.push_back(CalleeDef);
+      }
+    }
+    // Lambdas are functions of their own; their bodies are analysed when
+    // the lambda's call operator is. A discarded `if constexpr` branch is
+    // never compiled: what it calls does not count.
+    if (isa<LambdaExpr>(S))
+      continue;
+    const Stmt *Discarded = discardedBranch(S);
+    for (const Stmt *Child : S->children())
+      if (Child != Discarded)
+        Stack.push_back(Child);
+  }
+  return DirectCache[Def] = std::move(D);
+}
+
+WarpAnalysisCache::Traits WarpAnalysisCache::traits(const FunctionDecl *FD) {
+  const FunctionDecl *Def = definitionOf(FD);
+  if (!Def)
+    return Traits();
+  auto It = TraitsCache.find(Def);
+  if (It != TraitsCache.end())
+    return It->second;
+  // What the functions reachable from Def do: a reachability question over
+  // the calls, so the members of a recursive cycle all get the same answer
+  // whatever the order in which they are asked (a recursive walk that gave
+  // a function on its own stack nothing would not). Collectives count only
+  // along calls within user code (system headers are not judged);
+  // thread-varying sources count through any function.
+  bool DefSystem = isInSystemHeader(Def, Ctx);
+  bool HasCollective = false, HasVarying = false;
+  llvm::SmallPtrSet<const FunctionDecl *, 16> SeenOnUserPath, SeenOtherwise;
+  llvm::SmallVector<std::pair<const FunctionDecl *, bool>, 16> Work = {{Def, !DefSystem}};
+  while (!Work.empty() && !(HasCollective && HasVarying)) {
+    auto [F, UserPath] = Work.pop_back_val();
+    if (!(UserPath ? SeenOnUserPath : SeenOtherwise).insert(F).second)
+      continue;
+    auto Known = TraitsCache.find(F);
+    if (Known != TraitsCache.end()) {
+      HasVarying |= Known->second.HasVaryingSource;
+      HasCollective |= UserPath && Known->second.HasCollective;
+      continue;
+    }
+    const DirectFacts &D = directFacts(F);
+    HasVarying |= D.Varying;
+    HasCollective |= UserPath && D.Collective;
+    for (const FunctionDecl *Callee : D.Callees)
+      Work.push_back({Callee, UserPath && !isInSystemHeader(Callee, Ctx)});
+  }
+  Traits &T = TraitsCache[Def];
+  T.Known = true;
+  T.HasCollective = HasCollective && !DefSystem;
+  T.HasVaryingSource = HasVarying;
+  return T; // a copy: the map may grow while callers look at it
+}
+
+bool WarpAnalysisCache::containsCollective(const FunctionDecl *FD) {
+  return traits(FD).HasCollective;
+}
+
+bool WarpAnalysisCache::readsVaryingSource(const FunctionDecl *FD) {
+  return traits(FD).HasVaryingSource;
+}
+
+const FunctionUniformity *WarpAnalysisCache::analysis(const FunctionDecl *FD) {
+  const FunctionDecl *Def = definitionOf(FD);
+  if (!Def)
+    return nullptr;
+  auto It = Analyses.find(Def);
+  if (It != Analyses.end())
+    return It->second.get();
+  // On the stack (a call the call graph did not show), or a member of the
+  // cycle being iterated: no final analysis yet.
+  if (InProgress.lookup(Def) || Provisional.count(Def))
+    return nullptr;
+  Traits T = traits(Def);
+  if (!T.HasCollective && !T.HasVaryingSource)
+    return nullptr;
+  analyseWithCallees(Def);
+  It = Analyses.find(Def);
+  return It == Analyses.end() ? nullptr : It->second.get();
+}
+
+const FunctionSummary *WarpAnalysisCache::summary(const FunctionDecl *FD) {
+  if (const FunctionDecl *Def = definitionOf(FD)) {
+    auto It = Provisional.find(Def);
+    if (It != Provisional.end())
+      return It->second.get();
+  }
+  const FunctionUniformity *A = analysis(FD);
+  return A ? &A->summary() : nullptr;
+}
+
+void WarpAnalysisCache::analyseOne(const FunctionDecl *Def) {
+  InProgress[Def] = true;
+  auto P = std::make_unique<FunctionUniformity::Impl>(*this, Def);
+  std::unique_ptr<FunctionUniformity> Result;
+  if (P->run())
+    Result.reset(new FunctionUniformity(std::move(P)));
+  InProgress[Def] = false;
+  Analyses[Def] = std::move(Result);
+}
+
+void WarpAnalysisCache::analyseWithCallees(const FunctionDecl *Root) {
+  // Without this order, the first function of a recursive cycle to be
+  // asked for would see the others' calls as needing nothing (their
+  // analysis is still on the stack), and which function that is depends on
+  // source order. The graph covers the functions whose summaries callers
+  // read: user code (system headers are only scanned for varying sources)
+  // with a collective or a varying source, not analysed yet.
+  CallGraph Graph;
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Needed;
+  llvm::SmallVector<const FunctionDecl *, 16> Work = {Root};
+  Needed.insert(Root);
+  while (!Work.empty()) {
+    const FunctionDecl *F = Work.pop_back_val();
+    Graph.addToCallGraph(const_cast<FunctionDecl *>(F));
+    const CallGraphNode *Node = Graph.getNode(F->getCanonicalDecl());
+    if (!Node)
+      continue;
+    for (const CallGraphNode::CallRecord &Call : Node->callees()) {
+      const Decl *CalleeDecl = Call.Callee ? Call.Callee->getDecl() : nullptr;
+      const FunctionDecl *Def = definitionOf(CalleeDecl ? CalleeDecl->getAsFunction() : nullptr);
+      if (!Def || Needed.count(Def) || Analyses.count(Def) || InProgress.lookup(Def) ||
+          Provisional.count(Def) || isInSystemHeader(Def, Ctx))
+        continue;
+      Traits T = traits(Def);
+      if (!T.HasCollective && !T.HasVaryingSource)
+        continue;
+      Needed.insert(Def);
+      Work.push_back(Def);
+    }
+  }
+  const CallGraphNode *RootNode = Graph.getNode(Root->getCanonicalDecl());
+  if (!RootNode) {
+    analyseOne(Root);
+    return;
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Post-order over the components: callees before their callers.
+  for (auto SCC = llvm::scc_begin(RootNode); !SCC.isAtEnd(); ++SCC) {
+    llvm::SmallVector<const FunctionDecl *, 4> Members;
+    for (const CallGraphNode *N : *SCC) {
+      const Decl *D = N->getDecl();
+      const FunctionDecl *Def = definitionOf(D ? D->getAsFunction() : nullptr);
+      if (Def && Needed.count(Def) && !Analyses.count(Def))
+        Members.push_back(Def);
+    }
+    if (Members.empty())
+      continue;
+    // Direct self-recursion is handled inside the analysis (a call of the
+    // function itself is as varying as its arguments and needs nothing).
+    if (Members.size() == 1) {
+      analyseOne(Members.front());
+      continue;
+    }
+    // Source order keeps the witness of each summary stable.
+    llvm::sort(Members, [&](const FunctionDecl *A, const FunctionDecl *B) {
+      return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
+    });
+    analyseCycle(Members);
+  }
+  // A root the graph could not place (never expected) still gets analysed.
+  if (!Analyses.count(Root))
+    analyseOne(Root);
+}
+
+/// The least summary that is at least \p A and \p B.
+static FunctionSummary joinSummaries(const FunctionSummary &A, const FunctionSummary &B) {
+  FunctionSummary J = A;
+  if (!A.RequiredLanes) {
+    J.RequiredLanes = B.RequiredLanes;
+    J.Witness = B.Witness;
+    J.WitnessIntrinsic = B.WitnessIntrinsic;
+  } else if (B.RequiredLanes) {
+    J.RequiredLanes = *A.RequiredLanes | *B.RequiredLanes;
+  }
+  J.RequirementConditions |= B.RequirementConditions;
+  J.ReturnDeps |= B.ReturnDeps;
+  return J;
+}
+
+static bool sameSummary(const FunctionSummary &A, const FunctionSummary &B) {
+  return A.RequiredLanes == B.RequiredLanes &&
+         A.RequirementConditions == B.RequirementConditions && A.ReturnDeps == B.ReturnDeps;
+}
+
+void WarpAnalysisCache::analyseCycle(llvm::ArrayRef<const FunctionDecl *> Members) {
+  // Start from the least summary (needs no lanes, returns a uniform value)
+  // and re-analyse every member with the others' current summaries until
+  // none changes: the least fixed point, so a collective anywhere in the
+  // cycle reaches every member's summary whatever the source order.
+  for (const FunctionDecl *M : Members) {
+    auto Bottom = std::make_unique<FunctionSummary>();
+    Bottom->ReturnDeps = 0;
+    Provisional[M] = std::move(Bottom);
+  }
+  std::vector<std::unique_ptr<FunctionUniformity>> Latest(Members.size());
+  // Termination: a provisional summary only ever grows (it is joined with
+  // each new result), within a finite lattice (a 32-lane set, two 64-bit
+  // sets), and a round is repeated only when some summary grew or a member
+  // turned out not to be analysable (once per member). So the rounds are
+  // bounded by the members' total lattice height. When a round changes
+  // nothing, every analysis of that round read the final summaries.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (size_t I = 0; I < Members.size(); ++I) {
+      const FunctionDecl *M = Members[I];
+      if (!Provisional.count(M))
+        continue; // not analysable: callers see no summary
+      InProgress[M] = true;
+      auto P = std::make_unique<FunctionUniformity::Impl>(*this, M);
+      bool Ran = P->run();
+      InProgress[M] = false;
+      if (!Ran) {
+        Latest[I].reset();
+        Provisional.erase(M);
+        Analyses[M] = nullptr;
+        Changed = true;
+        continue;
+      }
+      // Looked up again: analyses run above may have added entries.
+      FunctionSummary &Current = *Provisional.find(M)->second;
+      FunctionSummary Joined = joinSummaries(Current, P->Summary);
+      if (!sameSummary(Joined, Current)) {
+        Current = Joined;
+        Changed = true;
+      }
+      Latest[I].reset(new FunctionUniformity(std::move(P)));
+    }
+  }
+  for (size_t I = 0; I < Members.size(); ++I) {
+    auto Slot = Provisional.find(Members[I]);
+    if (Slot == Provisional.end() || !Latest[I])
+      continue;
+    // The fixed point itself (at least what the last round computed).
+    Latest[I]->P->Summary = *Slot->second;
+    Analyses[Members[I]] = std::move(Latest[I]);
+    Provisional.erase(Slot);
+  }
+}
+
+} // namespace warp_tidy
