@@ -1,7 +1,8 @@
 //===--- MaskExcludesCallerCheck.cpp - warp-mask-excludes-caller ----------===//
 //
 // Judgement: lanes that may reach the call (May) minus the lanes the mask
-// names. When data decide which lanes arrive (a divergent condition that is
+// names; for a mask computed from the lane, whether some executing lane
+// provably passes a mask without its own bit (analysis/LaneMasks.h). When data decide which lanes arrive (a divergent condition that is
 // not a lane comparison), the program may well guarantee that only the named
 // lanes get there, so only the unmistakable typo form is reported then.
 //
@@ -9,6 +10,7 @@
 
 #include "MaskExcludesCallerCheck.h"
 #include "analysis/CollectiveCalls.h"
+#include "analysis/LaneMasks.h"
 #include "analysis/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -41,6 +43,51 @@ static bool looksLikeTruncatedFullMask(const Expr *Mask, const ASTContext &Ctx) 
          Text.find_first_not_of("fF") == llvm::StringRef::npos;
 }
 
+/// A mask computed from the lane (`lanemask_lt()`, `(1u << lane) - 1`):
+/// reported when some lane that executes the call provably passes a mask
+/// without its own bit (analysis/LaneMasks.h), with that lane as witness.
+void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &Analysis,
+                                                      const CollectiveSite &Site,
+                                                      ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::optional<CollectiveCall> Collective = recogniseCollective(Site.Call);
+  const Expr *Mask = Collective ? Collective->maskArg() : nullptr;
+  if (!Mask || SM.isInSystemHeader(Site.Call->getBeginLoc()))
+    return;
+  TermRef MaskTerm = laneMaskTerm(Analysis, Site, Mask);
+  if (!LaneMaskQuestions::isLaneExpression(MaskTerm))
+    return;
+  WarpAnalysisCache &Cache = analysisCache(Ctx);
+  LaneMaskQuestions Questions(Cache.terms(), Cache.prover());
+  LaneMaskQuestions::LaneWithoutOwnBit W;
+  bool Proved = Questions.laneWithoutOwnBit(MaskTerm, lanesExecuting(Site), &W) ==
+                LaneMaskQuestions::Existence::Exists;
+  // When data decide which lanes arrive, it is still provable if no lane
+  // that may arrive has its own bit: whichever arrives is left out.
+  bool Whichever = !Proved && Site.DataDecided &&
+                   Questions.noLaneHasOwnBit(MaskTerm, Site.May) &&
+                   Questions.laneWithoutOwnBit(MaskTerm, Site.May, &W) ==
+                       LaneMaskQuestions::Existence::Exists;
+  if (!Proved && !Whichever)
+    return;
+  SourceLocation Loc = SM.getFileLoc(Mask->getBeginLoc());
+  if (!Reported.insert(Loc).second)
+    return;
+  char MaskText[16];
+  snprintf(MaskText, sizeof MaskText, "0x%08x", W.Mask);
+  diag(Loc, "mask of %0 is computed from the lane and leaves the calling lane out: "
+            "%select{lane %2 executes the call and passes %3, without its own bit|no lane "
+            "that can reach the call has its own bit (lane %2 passes %3)}1; every calling lane "
+            "must have its own bit set in the mask, so the %4 is undefined for it; add the "
+            "calling lane's bit (`| (1u << lane)`), or guard the call so that only lanes "
+            "named in their own mask reach it")
+      << Site.Intrinsic->Name << (Proved ? 0 : 1) << W.Lane << MaskText
+      << describeKind(Site.Intrinsic->Kind) << Mask->getSourceRange();
+  if (const Expr *Definition = maskDefinition(Mask))
+    diag(SM.getFileLoc(Definition->getBeginLoc()), "the mask is computed from the lane here",
+         DiagnosticIDs::Note);
+}
+
 void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const FunctionUniformity *Analysis =
@@ -49,6 +96,10 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   for (const CollectiveSite &Site : Analysis->sites()) {
+    if (!Site.Helper && !Site.ImplicitMask && !Site.Required) {
+      checkLaneExpressionMask(*Analysis, Site, Ctx);
+      continue;
+    }
     if (Site.Helper || Site.ImplicitMask || !Site.Required || Site.Required->isEmpty())
       continue; // a zero mask is warp-zero-mask's
     LaneSet Excluded = Site.May.minus(*Site.Required);

@@ -6,7 +6,9 @@
 // typos of the full mask (`0xFFFFFF`, seven f's) get their own wording and a
 // fix-it when the whole warp provably reaches the call. Which lanes reach a
 // call comes from the uniformity analysis' lane sets (lane-id and
-// threadIdx.x comparisons with constants).
+// threadIdx.x comparisons with constants). A mask computed from the lane
+// (`lanemask_lt()`) is reported when some lane that executes the call
+// provably passes a mask without its own bit (analysis/LaneMasks.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,8 @@ public:
   void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
+  void checkLaneExpressionMask(const FunctionUniformity &Analysis, const CollectiveSite &Site,
+                               clang::ASTContext &Ctx);
   llvm::DenseSet<clang::SourceLocation> Reported;
 };
 

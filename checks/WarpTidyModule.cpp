@@ -18,6 +18,7 @@
 #include "UnguardedPartialsReadCheck.h"
 #include "ReductionResultLaneCheck.h"
 #include "ShflSourceOutsideMaskCheck.h"
+#include "InconsistentMaskCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace warp_tidy {
@@ -37,6 +38,7 @@ public:
     Factories.registerCheck<UnguardedPartialsReadCheck>("warp-unguarded-partials-read");
     Factories.registerCheck<ReductionResultLaneCheck>("warp-reduction-result-lane");
     Factories.registerCheck<ShflSourceOutsideMaskCheck>("warp-shfl-source-outside-mask");
+    Factories.registerCheck<InconsistentMaskCheck>("warp-inconsistent-mask");
   }
 };
 

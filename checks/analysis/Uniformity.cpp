@@ -14,6 +14,7 @@
 
 #include "Uniformity.h"
 #include "uniformity/FunctionAnalysis.h"
+#include "uniformity/SymbolicView.h"
 #include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/SymbolicTerm.h"
@@ -224,6 +225,19 @@ llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::divergenceAt(const St
     return {};
   bool Data = false;
   return P->sourcesFor(B, Data);
+}
+
+TermRef FunctionUniformity::symbolicValue(const Expr *E, const Stmt *At, unsigned Width) const {
+  if (!E || !At)
+    return nullptr;
+  std::optional<Impl::State> S = P->stateBefore(At);
+  if (!S)
+    return nullptr;
+  Impl::SymbolicView View(*P, *S, At);
+  TermBuilder &Terms = P->Cache.terms();
+  SymbolicTranslator Translator(P->Ctx, Terms, View, P->Opts.AssumeWarpAlignedBlocks);
+  TermRef R = Translator.translate(E);
+  return R ? Terms.cast(R, Width, /*Signed=*/false) : nullptr;
 }
 
 llvm::ArrayRef<CollectiveSite> FunctionUniformity::sites() const { return P->Sites; }

@@ -155,6 +155,8 @@ class WarpAnalysisCache;
 class LaunchFacts;
 class TermBuilder;
 class UniformityProver;
+struct Term;
+using TermRef = const Term *;
 
 /// The analysis result for one function.
 class FunctionUniformity {
@@ -177,6 +179,11 @@ public:
   /// Divergent conditions \p S is control dependent on (innermost first),
   /// early exits included.
   llvm::SmallVector<DivergenceSource, 2> divergenceAt(const clang::Stmt *S) const;
+  /// \p E as a symbolic term (SymbolicTerm.h, in the cache's TermBuilder)
+  /// with the values locals have just before \p At (a statement of this
+  /// function's CFG, e.g. the call \p E is an argument of), converted to
+  /// \p Width bits as an unsigned value; null when \p At is not in the CFG.
+  TermRef symbolicValue(const clang::Expr *E, const clang::Stmt *At, unsigned Width) const;
   /// Collectives and helper calls, in source order.
   llvm::ArrayRef<CollectiveSite> sites() const;
   const FunctionSummary &summary() const;

@@ -4,6 +4,7 @@
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -332,6 +333,10 @@ struct Lowering {
   bool Aligned;
   llvm::DenseMap<TermRef, llvm::SMTExprRef> Memo;
 
+  /// Replace lane-independent nonlinear subterms by weaker symbols (right
+  /// for proofs of uniformity, wrong for witnesses).
+  bool Abstract = true;
+
   /// Inside an arm of a select the operation may not be evaluated, so its
   /// undefined overflow says nothing about the execution.
   unsigned InsideSelectArm = 0;
@@ -393,7 +398,7 @@ struct Lowering {
     // and rounded bounds (`(x / 8) * 8`, `x - x % 8`) whose only use is
     // their alignment. Keeping the known zero bits keeps what the question
     // needs (a bound that is a multiple of 8 never splits an 8-lane group).
-    if (!T->LaneDependent &&
+    if (Abstract && !T->LaneDependent &&
         (hasNonlinearOp(T, Nonlinear) ||
          (hasDivision(T, Divisions) && TermBuilder::knownZeroBits(T, Aligned) > 0))) {
       auto [Id, New] = Z.AbstractIds.try_emplace(T, Z.AbstractIds.size());
@@ -444,10 +449,20 @@ struct Lowering {
 };
 } // namespace
 
-UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) {
-#if LLVM_WITH_Z3
+namespace {
+/// The warp model in the solver: the block's shape and two lanes A, B of one
+/// aligned group of GroupSize lanes, with their thread positions.
+struct WarpModel {
+  llvm::SMTExprRef Dx, Dy, Dz;
+  llvm::SMTExprRef LaneA, LaneB; ///< 5-bit lane ids
+  Lowering::Lane A, B;
+};
+} // namespace
+
+/// A reset solver with this prover's effort bounds.
+static llvm::SMTSolver &freshSolver(std::unique_ptr<UniformityProver::Solver> &Z3) {
   if (!Z3) {
-    Z3 = std::make_unique<Solver>();
+    Z3 = std::make_unique<UniformityProver::Solver>();
     Z3->S = llvm::CreateZ3Solver();
   }
   llvm::SMTSolver &S = *Z3->S;
@@ -457,10 +472,17 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
   S.setUnsignedParam("rlimit", 4000000);
   S.setUnsignedParam("timeout", 2000);
   Z3->AbstractIds.clear();
-  Solver &Z = *Z3;
+  return S;
+}
 
-  llvm::SMTExprRef Dx = Z.symbol("ntid.x", 32), Dy = Z.symbol("ntid.y", 32),
-                   Dz = Z.symbol("ntid.z", 32);
+/// States the warp model (CUDA's block limits, how lanes sit in threadIdx).
+static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool Aligned,
+                           WarpModel &M) {
+  llvm::SMTSolver &S = *Z.S;
+  llvm::SMTExprRef &Dx = M.Dx, &Dy = M.Dy, &Dz = M.Dz;
+  Dx = Z.symbol("ntid.x", 32);
+  Dy = Z.symbol("ntid.y", 32);
+  Dz = Z.symbol("ntid.z", 32);
   llvm::SMTExprRef One = Z.bv(1, 32);
   S.addConstraint(S.mkBVUge(Dx, One));
   S.addConstraint(S.mkBVUge(Dy, One));
@@ -470,11 +492,14 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
   S.addConstraint(S.mkBVUle(Dz, Z.bv(64, 32)));
   unsigned GroupBits = llvm::Log2_32(GroupSize);
   llvm::SMTExprRef LaneA = Z.symbol("lane.A", 5), LaneB = Z.symbol("lane.B", 5);
+  M.LaneA = LaneA;
+  M.LaneB = LaneB;
   if (GroupBits < 5)
     S.addConstraint(S.mkEqual(S.mkBVExtract(4, GroupBits, LaneA),
                               S.mkBVExtract(4, GroupBits, LaneB)));
-  Lowering::Lane A{nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneA), ".A"};
-  Lowering::Lane B{nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneB), ".B"};
+  Lowering::Lane &A = M.A, &B = M.B;
+  A = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneA), ".A"};
+  B = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneB), ".B"};
   if (Aligned) {
     // blockDim.x % 32 == 0: a warp is 32 consecutive x of one row.
     S.addConstraint(S.mkEqual(S.mkBVExtract(4, 0, Dx), Z.bv(0, 5)));
@@ -502,9 +527,17 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
     S.addConstraint(S.mkBVUlt(L->Y, Dy));
     S.addConstraint(S.mkBVUlt(L->Z, Dz));
   }
+}
+
+UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) {
+#if LLVM_WITH_Z3
+  llvm::SMTSolver &S = freshSolver(Z3);
+  Solver &Z = *Z3;
+  WarpModel M;
+  setUpWarpModel(Z, GroupSize, Aligned, M);
   llvm::DenseMap<TermRef, bool> Nonlinear;
-  Lowering LA(S, Z, A, Dx, Dy, Dz, Nonlinear, Aligned);
-  Lowering LB(S, Z, B, Dx, Dy, Dz, Nonlinear, Aligned);
+  Lowering LA(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
+  Lowering LB(S, Z, M.B, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
   S.addConstraint(S.mkNot(S.mkEqual(LA.lower(T), LB.lower(T))));
 
   auto Start = std::chrono::steady_clock::now();
@@ -528,6 +561,159 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
   return Answer::Unknown;
 #endif
 }
+
+//===----------------------------------------------------------------------===//
+// Questions about a pair of lanes
+//===----------------------------------------------------------------------===//
+
+bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWitness &Witness) {
+  llvm::DenseMap<unsigned, unsigned> BoundIndex; // leaf id -> binding
+  for (unsigned I = 0; I < Q.Bindings.size(); ++I)
+    BoundIndex[Q.Bindings[I].Leaf->Id] = I;
+  bool UsesLaneB = llvm::any_of(Q.Bindings, [](const auto &B) { return B.InLaneB; });
+  llvm::DenseSet<TermRef> Seen;
+  llvm::SmallVector<TermRef, 16> Leaves;
+  collectLeaves(Q.Relation, Seen, Leaves);
+  for (const auto &B : Q.Bindings)
+    collectLeaves(B.Value, Seen, Leaves);
+  std::mt19937_64 Rng(0x1a4e5 + Leaves.size() * 7919 + Q.Bindings.size());
+  constexpr unsigned Samples = 48;
+  llvm::DenseMap<unsigned, uint64_t> UniformValues;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, uint64_t> PerLaneValues; // (lane, id)
+  for (unsigned S = 0; S < Samples; ++S) {
+    SampledWarp W = drawWarp(Rng, Aligned);
+    UniformValues.clear();
+    PerLaneValues.clear();
+    for (TermRef L : Leaves)
+      if (L->Op == TermOp::Uniform && !BoundIndex.count(L->Id)) {
+        uint64_t V = maskTo(drawValue(Rng, L->Width) << L->KnownZeroBits, L->Width);
+        if (L->UpperBound && V > L->UpperBound)
+          V = (V % (L->UpperBound + 1)) >> L->KnownZeroBits << L->KnownZeroBits;
+        UniformValues[L->Id] = V;
+      }
+    uint64_t Threads = W.Dx * W.Dy * W.Dz;
+    unsigned Lanes = static_cast<unsigned>(std::min<uint64_t>(32, Threads - W.Warp * 32));
+    // The value of every binding in every lane of this warp.
+    llvm::SmallVector<llvm::SmallVector<uint64_t, 32>, 6> Table(Q.Bindings.size());
+    bool Undefined = false;
+    for (unsigned Lane = 0; Lane < Lanes && !Undefined; ++Lane) {
+      uint64_t Linear = W.Warp * 32 + Lane;
+      LaneValues V;
+      V.BlockDimX = W.Dx;
+      V.BlockDimY = W.Dy;
+      V.BlockDimZ = W.Dz;
+      V.ThreadX = Linear % W.Dx;
+      V.ThreadY = (Linear / W.Dx) % W.Dy;
+      V.ThreadZ = Linear / (W.Dx * W.Dy);
+      V.HardwareLane = Lane;
+      V.Leaf = [&](const Term &Leaf) -> uint64_t {
+        if (Leaf.Op == TermOp::Uniform)
+          return UniformValues.lookup(Leaf.Id);
+        auto [It, New] = PerLaneValues.try_emplace({Lane, Leaf.Id}, 0);
+        if (New)
+          It->second = drawValue(Rng, Leaf.Width);
+        return It->second;
+      };
+      for (unsigned I = 0; I < Q.Bindings.size() && !Undefined; ++I)
+        Table[I].push_back(evaluate(Q.Bindings[I].Value, V, &Undefined));
+    }
+    if (Undefined)
+      continue; // a signed overflow: not an execution of the program
+    LaneValues R;
+    unsigned A = 0, B = 0;
+    R.Leaf = [&](const Term &Leaf) -> uint64_t {
+      auto It = BoundIndex.find(Leaf.Id);
+      if (It != BoundIndex.end())
+        return Table[It->second][Q.Bindings[It->second].InLaneB ? B : A];
+      return Leaf.Op == TermOp::Uniform ? UniformValues.lookup(Leaf.Id) : 0;
+    };
+    for (A = 0; A < Lanes; ++A)
+      for (B = UsesLaneB ? 0 : A; B < (UsesLaneB ? Lanes : A + 1); ++B) {
+        bool RelationUndefined = false;
+        if (!evaluate(Q.Relation, R, &RelationUndefined) || RelationUndefined)
+          continue;
+        Witness.LaneA = A;
+        Witness.LaneB = B;
+        Witness.Values.clear();
+        for (unsigned I = 0; I < Q.Bindings.size(); ++I)
+          Witness.Values.push_back(Table[I][Q.Bindings[I].InLaneB ? B : A]);
+        Witness.FromSolver = false;
+        return true;
+      }
+  }
+  return false;
+}
+
+UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery &Q,
+                                                            LanePairWitness &Witness) {
+#if LLVM_WITH_Z3
+  llvm::SMTSolver &S = freshSolver(Z3);
+  Solver &Z = *Z3;
+  WarpModel M;
+  setUpWarpModel(Z, 32, Aligned, M);
+  llvm::DenseMap<TermRef, bool> Nonlinear;
+  // A witness must be an execution of the model, so no subterm is replaced
+  // by a weaker symbol here (that only serves proofs of uniformity).
+  Lowering LA(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
+  Lowering LB(S, Z, M.B, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
+  Lowering LR(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
+  LA.Abstract = LB.Abstract = LR.Abstract = false;
+  llvm::SmallVector<llvm::SMTExprRef, 6> Bound;
+  for (unsigned I = 0; I < Q.Bindings.size(); ++I) {
+    const LanePairQuery::Binding &B = Q.Bindings[I];
+    llvm::SMTExprRef Value = (B.InLaneB ? LB : LA).lower(B.Value);
+    llvm::SMTExprRef Symbol = Z.symbol("bound" + std::to_string(I), B.Value->Width);
+    S.addConstraint(S.mkEqual(Symbol, Value));
+    LR.Memo[B.Leaf] = Symbol;
+    Bound.push_back(Symbol);
+  }
+  S.addConstraint(S.mkEqual(LR.lower(Q.Relation), Z.bv(1, 1)));
+
+  auto Start = std::chrono::steady_clock::now();
+  std::optional<bool> Sat = S.check();
+  Stats.SolverSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  ++Stats.SolverQueries;
+  if (!Sat) {
+    ++Stats.Unknown;
+    return Existence::Unknown;
+  }
+  if (!*Sat) {
+    ++Stats.ProvedUniform;
+    return Existence::NoneExists;
+  }
+  ++Stats.SolverVarying;
+  // The witness from the model; a value the model leaves open makes the
+  // answer unusable for a message, so it is Unknown then.
+  auto Read = [&](const llvm::SMTExprRef &E, unsigned Width, uint64_t &Out) {
+    llvm::APSInt V(Width, /*isUnsigned=*/true);
+    if (!S.getInterpretation(E, V))
+      return false;
+    Out = V.getZExtValue();
+    return true;
+  };
+  uint64_t LaneA = 0, LaneB = 0;
+  if (!Read(M.LaneA, 5, LaneA) || !Read(M.LaneB, 5, LaneB))
+    return Existence::Unknown;
+  Witness.LaneA = static_cast<unsigned>(LaneA);
+  Witness.LaneB = static_cast<unsigned>(LaneB);
+  Witness.Values.clear();
+  for (unsigned I = 0; I < Bound.size(); ++I) {
+    uint64_t V = 0;
+    if (!Read(Bound[I], Q.Bindings[I].Value->Width, V))
+      return Existence::Unknown;
+    Witness.Values.push_back(V);
+  }
+  Witness.FromSolver = true;
+  return Existence::Exists;
+#else
+  (void)Q;
+  (void)Witness;
+  ++Stats.Unknown;
+  return Existence::Unknown;
+#endif
+}
+
 
 UniformityProver::UniformityProver(bool WarpAlignedBlocks) : Aligned(WarpAlignedBlocks) {}
 
@@ -594,6 +780,43 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
     llvm::errs() << "\n";
   }
   return A;
+}
+
+UniformityProver::Existence UniformityProver::existsLanePair(const LanePairQuery &Q,
+                                                             LanePairWitness *Witness) {
+  ++Stats.Questions;
+  // The same question about the same mask comes from several checks (and
+  // template instances): cache by the canonical form of relation and
+  // bindings, leaves renamed by first appearance.
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  llvm::DenseMap<TermRef, unsigned> Numbers;
+  canonicalKey(Q.Relation, Numbers, OS);
+  for (const LanePairQuery::Binding &B : Q.Bindings) {
+    OS << (B.InLaneB ? " B" : " A");
+    canonicalKey(B.Leaf, Numbers, OS);
+    canonicalKey(B.Value, Numbers, OS);
+  }
+  auto It = PairCache.find(OS.str());
+  if (It != PairCache.end()) {
+    ++Stats.CacheHits;
+    if (Witness)
+      *Witness = It->second.second;
+    return It->second.first;
+  }
+  const std::string Key = OS.str();
+  LanePairWitness W;
+  Existence E;
+  if (samplingFindsLanePair(Q, W)) {
+    ++Stats.SampledVarying;
+    E = Existence::Exists;
+  } else {
+    E = solveLanePair(Q, W);
+  }
+  PairCache[Key] = {E, W};
+  if (Witness)
+    *Witness = W;
+  return E;
 }
 
 } // namespace warp_tidy

@@ -36,6 +36,7 @@
 #define WARP_TIDY_ANALYSIS_UNIFORMITYPROVER_H
 
 #include "SymbolicTerm.h"
+#include "llvm/ADT/SmallVector.h"
 #include <map>
 #include <memory>
 #include <string>
@@ -61,9 +62,36 @@ struct ProverStats {
   void print(llvm::raw_ostream &OS) const;
 };
 
+/// A question about two lanes A and B of one warp (A == B allowed): is there
+/// an execution in which the width-1 term Relation is 1? Relation is written
+/// over *bound* leaves: each Binding names a uniform leaf of Relation that
+/// stands for the value of a term in lane A or in lane B (the lane id of B is
+/// bound to HardwareLane in lane B, a mask of A to the mask term in lane A).
+/// Every other uniform leaf (a kernel parameter) has one value shared by both
+/// lanes, as in the warp; per-lane leaves may differ. Relation itself should
+/// not read the thread's position: bind what it needs.
+struct LanePairQuery {
+  struct Binding {
+    TermRef Leaf;  ///< a uniform leaf of Relation
+    TermRef Value; ///< what it stands for
+    bool InLaneB;  ///< evaluated in lane B (else lane A)
+  };
+  TermRef Relation = nullptr;
+  llvm::SmallVector<Binding, 6> Bindings;
+};
+
+/// Two lanes for which a LanePairQuery's relation holds, with the value of
+/// each binding (in the order of the query's bindings).
+struct LanePairWitness {
+  unsigned LaneA = 0, LaneB = 0;
+  llvm::SmallVector<uint64_t, 6> Values;
+  bool FromSolver = false; ///< found by Z3 (else by sampling)
+};
+
 class UniformityProver {
 public:
   enum class Answer { Uniform, Varying, Unknown };
+  enum class Existence { Exists, NoneExists, Unknown };
 
   explicit UniformityProver(bool WarpAlignedBlocks);
   ~UniformityProver();
@@ -71,6 +99,13 @@ public:
   /// Do all lanes of every aligned group of \p GroupSize lanes (32: the
   /// warp; 2..16: a cooperative-groups tile) hold the same value of \p T?
   Answer sameInGroup(TermRef T, unsigned GroupSize = 32);
+
+  /// Is there a pair of lanes of one warp for which \p Q's relation holds?
+  /// Sampling first (a hit is a real execution of the model), then Z3: SAT
+  /// gives a witness from its model, UNSAT proves that no lane pair of any
+  /// warp satisfies it ("P holds for all lanes" is "not P exists nowhere").
+  /// \p Witness is filled when the answer is Exists.
+  Existence existsLanePair(const LanePairQuery &Q, LanePairWitness *Witness = nullptr);
 
   const ProverStats &stats() const { return Stats; }
   /// The Z3 session (an implementation detail, public for the lowering).
@@ -82,10 +117,13 @@ public:
 private:
   bool samplingFindsDisagreement(TermRef T, unsigned GroupSize);
   Answer prove(TermRef T, unsigned GroupSize);
+  bool samplingFindsLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
+  Existence solveLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
 
   bool Aligned;
   ProverStats Stats;
   std::map<std::string, Answer> Cache; ///< by canonical term and group size
+  std::map<std::string, std::pair<Existence, LanePairWitness>> PairCache;
   std::unique_ptr<Solver> Z3;
 };
 

@@ -26,6 +26,8 @@ __global__ void discardedInKernel(int *io, float *f) {
       v = __shfl_sync(0x0000ffffu, v, 0);      // warp-mask-excludes-caller
     for (int d = 1; d < 32; d <<= 1)
       v += __shfl_up_sync(FULL, v, d);         // warp-unguarded-shfl-scan
+    v = __shfl_sync((1u << lane) | (1u << ((lane + 1) & 31)), v, 0); // warp-inconsistent-mask
+    v = __ballot_sync((1u << lane) - 1, v);    // warp-mask-excludes-caller (from the lane)
   } else {
     v = __shfl_sync(FULL, v, 0);
   }

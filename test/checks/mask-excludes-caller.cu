@@ -63,3 +63,50 @@ __global__ void mustStaySilent(const int *in, int *out, unsigned mask, int t) {
     return;
   out[9] = __shfl_sync(0xff, s, 0);
 }
+
+// Masks computed from the lane: reported when some lane that executes the
+// call provably passes a mask without its own bit, with that lane.
+__device__ unsigned laneId() { return threadIdx.x & 31; }
+__device__ unsigned lanemaskLt() { return (1u << laneId()) - 1; }
+__device__ unsigned lanemaskLe() { return (2u << laneId()) - 1; }
+
+__global__ void laneMasksMustFlag(const int *in, int *out, int t) {
+  const unsigned lane = laneId();
+  int v = in[threadIdx.x];
+  // Every lane passes the lanes below it: lane 0 passes 0.
+  out[0] = __ballot_sync(lanemaskLt(), v > 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: mask of __ballot_sync is computed from the lane and leaves the calling lane out: lane {{[0-9]+}} executes the call and passes 0x{{[0-9a-f]+}}, without its own bit; every calling lane must have its own bit set in the mask, so the ballot is undefined for it; add the calling lane's bit{{.*}}[warp-mask-excludes-caller]
+  // Only the neighbour's bit, named before the call.
+  const unsigned neighbour = 1u << ((lane + 1) & 31);
+  __syncwarp(neighbour);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: mask of __syncwarp is computed from the lane and leaves the calling lane out: lane {{[0-9]+}} executes the call{{.*}}[warp-mask-excludes-caller]
+  // CHECK-MESSAGES: :[[@LINE-3]]:30: note: the mask is computed from the lane here
+  // Under a lane guard the witness is a lane that gets there.
+  if (lane >= 8 && lane < 12)
+    out[1] = __shfl_sync((0xfu << (lane & ~3u)) << 4, v, 12);
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: mask of __shfl_sync is computed from the lane and leaves the calling lane out: lane {{8|9|10|11}} executes the call and passes 0x0000f000, without its own bit{{.*}}[warp-mask-excludes-caller]
+  // Data decide which lanes arrive, but none of them would name itself.
+  if (v > t)
+    out[2] = __ballot_sync(lanemaskLt(), 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: mask of __ballot_sync is computed from the lane and leaves the calling lane out: no lane that can reach the call has its own bit (lane {{[0-9]+}} passes 0x{{[0-9a-f]+}}); every calling lane{{.*}}[warp-mask-excludes-caller]
+}
+
+__global__ void laneMasksMustStaySilent(const int *in, const unsigned *masks, int *out, int t) {
+  const unsigned lane = laneId();
+  int v = in[threadIdx.x];
+  // %lanemask_le names every lane itself.
+  out[0] = __ballot_sync(lanemaskLe(), v > 0);
+  // Per-half masks, aligned groups, a lane and its xor partner.
+  out[1] = __shfl_xor_sync(lane < 16 ? 0x0000ffffu : 0xffff0000u, v, 1);
+  out[2] = __shfl_xor_sync(0xffu << (lane & ~7u), v, 1);
+  out[3] = __shfl_xor_sync((1u << lane) | (1u << (lane ^ 1)), v, 1);
+  // Only lanes 0-15 get here; lane 16 and up would lack their bit.
+  if (lane < 16)
+    out[4] = __shfl_xor_sync(lane < 16 ? 0x0000ffffu : 0u, v, 1);
+  // Data decide, and some lanes do name themselves: the program may
+  // guarantee that only those arrive.
+  if (v > t)
+    out[5] = __shfl_sync(lane < 16 ? 0x0000ffffu : 0x0000ffffu << 1, v, 0);
+  // What the analysis cannot read: loaded per lane.
+  out[6] = __shfl_sync(masks[lane], v, 0);
+}

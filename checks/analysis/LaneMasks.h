@@ -1,0 +1,115 @@
+//===--- LaneMasks.h - Masks that are a value of the lane --------------------===//
+//
+// A collective's mask need not be a constant: `__ballot_sync(lanemask_lt(),
+// p)`, `__syncwarp((1u << lane) | (1u << ((lane + s) & 31)))` or `lane < 16
+// ? 0xffff : 0xffff0000` give each lane its own mask. The PTX rule behind
+// every mask (shfl.sync, vote.sync, match.sync, bar.warp.sync): the executing
+// thread must be in membermask, and it waits until every non-exited thread
+// of membermask has executed the instruction with the *same* membermask. So
+// two questions decide whether such a mask is right:
+//   - does some lane that executes the call leave its own bit out?
+//   - do two lanes, one named in the other's mask, pass different masks?
+//     (lane a's mask names lane b, b executes the call with another value:
+//     a waits for b to arrive with a's mask, which b never does.)
+//
+// The mask is the uniformity analysis' symbolic value of the argument (a
+// term over the thread's position and uniform leaves, SymbolicTerm.h); the
+// questions are asked of the UniformityProver as lane-pair questions, so a
+// "yes" comes with a concrete witness (two lanes and the masks they pass)
+// from sampling or from the solver's model, and a "no" is a proof. A mask
+// with a per-lane leaf (a value the translator could not see through: a
+// load, `__match_any_sync`'s groups) is not asked about: data may make it
+// anything, so nothing about it is provable.
+//
+// No clang dependency here except laneMaskTerm, which fetches the term of a
+// site's mask from the function's analysis.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ANALYSIS_LANEMASKS_H
+#define WARP_TIDY_ANALYSIS_LANEMASKS_H
+
+#include "LaneSet.h"
+#include "SymbolicTerm.h"
+#include "UniformityProver.h"
+#include <optional>
+
+namespace clang {
+class Expr;
+} // namespace clang
+
+namespace warp_tidy {
+
+class FunctionUniformity;
+struct CollectiveSite;
+
+class LaneMaskQuestions {
+public:
+  using Existence = UniformityProver::Existence;
+
+  LaneMaskQuestions(TermBuilder &Terms, UniformityProver &Prover)
+      : Terms(Terms), Prover(Prover) {}
+
+  /// A mask the questions below can answer exactly: it differs between
+  /// lanes, and is built from the thread's position, constants and uniform
+  /// leaves only (no per-lane leaf).
+  static bool isLaneExpression(TermRef Mask);
+
+  /// The mask lane \p Lane passes, when it is one value in every warp and
+  /// for every value of the uniform leaves (proved); nullopt otherwise.
+  std::optional<uint32_t> maskOfLane(TermRef Mask, unsigned Lane);
+
+  /// A lane that executes the call and passes a mask without its own bit.
+  struct LaneWithoutOwnBit {
+    unsigned Lane = 0;
+    uint32_t Mask = 0;
+  };
+  /// Is there a lane of \p Reaching whose mask lacks its own bit? NoneExists
+  /// proves that every lane of \p Reaching names itself.
+  Existence laneWithoutOwnBit(TermRef Mask, LaneSet Reaching, LaneWithoutOwnBit *Witness);
+  /// Proved: no lane of \p Lanes has its own bit in its mask (`lanemask_lt`),
+  /// so whichever of them executes the call is left out, even when data
+  /// decide which ones do.
+  bool noLaneHasOwnBit(TermRef Mask, LaneSet Lanes);
+
+  /// Two lanes that execute the call, the first naming the second in its
+  /// mask, passing different masks.
+  struct DisagreeingLanes {
+    unsigned Lane = 0, Named = 0;
+    uint32_t Mask = 0, NamedMask = 0;
+  };
+  /// Is there such a pair among the lanes of \p Reaching? NoneExists proves
+  /// that every two lanes of \p Reaching that name each other agree.
+  Existence disagreeingLanes(TermRef Mask, LaneSet Reaching, DisagreeingLanes *Witness);
+
+private:
+  /// Is there a lane of \p Reaching whose own bit in its mask is \p Bit?
+  Existence laneWithOwnBitAs(bool Bit, TermRef Mask, LaneSet Reaching,
+                             LaneWithoutOwnBit *Witness);
+  /// `(Set >> Lane) & 1`, as a width-1 term.
+  TermRef laneIn(TermRef Set, TermRef Lane);
+  /// A fresh leaf for a LanePairQuery binding.
+  TermRef bound(TermRef Value) { return Terms.freshUniform(Value->Width); }
+
+  TermBuilder &Terms;
+  UniformityProver &Prover;
+};
+
+/// The mask of \p Site (its argument \p Mask) as a 32-bit term where the
+/// call evaluates it, or null when the site has a constant or implicit mask
+/// or the analysis cannot write it as a term.
+TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &Site,
+                     const clang::Expr *Mask);
+
+/// Where a mask written as a local variable (`__syncwarp(segment)`) is
+/// computed: the variable's initialiser, for a note; null otherwise.
+const clang::Expr *maskDefinition(const clang::Expr *Mask);
+
+/// The lanes that can be taken as executing \p Site for a provable finding:
+/// the lanes that may reach it when lane comparisons alone decide that, the
+/// lanes that surely reach it when data decide.
+LaneSet lanesExecuting(const CollectiveSite &Site);
+
+} // namespace warp_tidy
+
+#endif
