@@ -164,7 +164,7 @@ void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl
   const DivergenceSource *Divergence = nullptr;
   llvm::SmallVector<DivergenceSource, 2> Sources;
   if (FD && !FD->isDependentContext())
-    if (const FunctionUniformity *A = analysisCache(Ctx).analysis(FD)) {
+    if (UniformityRef A = analysisCache(Ctx).analysis(FD)) {
       Sources = A->divergenceAt(Call);
       if (!Sources.empty())
         Divergence = &Sources.front();

@@ -42,7 +42,7 @@ static bool looksLikeTruncatedFullMask(const Expr *Mask, const ASTContext &Ctx) 
 
 void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  const FunctionUniformity *Analysis =
+  UniformityRef Analysis =
       collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
   if (!Analysis)
     return;

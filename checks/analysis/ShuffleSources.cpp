@@ -496,7 +496,7 @@ analyzeHelperShuffleSource(const CallExpr *Call, ASTContext &Ctx,
     if (!M)
       return;
     LaneSet Readers = mayReachOrAll(CallerAnalysis, Call) &
-                      mayReachOrAll(Cache.analysis(Helper), Shuffle);
+                      mayReachOrAll(Cache.analysis(Helper).get(), Shuffle);
     Result = judge(Shuffle, *M, Readers, Ctx);
     if (Result) {
       Result->Helper = Helper;
