@@ -455,7 +455,8 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
   // Deterministic effort bound first (machine load must not change answers),
   // wall-clock bound as a backstop.
   S.setUnsignedParam("rlimit", 4000000);
-  S.setUnsignedParam("timeout", 2000);
+  if (WallClockLimitMs)
+    S.setUnsignedParam("timeout", WallClockLimitMs);
   Z3->AbstractIds.clear();
   Solver &Z = *Z3;
 
@@ -529,7 +530,8 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
 #endif
 }
 
-UniformityProver::UniformityProver(bool WarpAlignedBlocks) : Aligned(WarpAlignedBlocks) {}
+UniformityProver::UniformityProver(bool WarpAlignedBlocks, unsigned WallClockLimitMs)
+    : Aligned(WarpAlignedBlocks), WallClockLimitMs(WallClockLimitMs) {}
 
 UniformityProver::~UniformityProver() {
   std::lock_guard<std::mutex> Lock(TotalsMutex);

@@ -65,7 +65,13 @@ class UniformityProver {
 public:
   enum class Answer { Uniform, Varying, Unknown };
 
-  explicit UniformityProver(bool WarpAlignedBlocks);
+  /// \p WallClockLimitMs bounds each solver query in wall-clock time, a
+  /// backstop besides the deterministic effort bound (rlimit) that makes
+  /// answers independent of the machine; 0: no wall-clock bound (tests, so
+  /// that machine load cannot turn an answer into Unknown).
+  static constexpr unsigned DefaultWallClockLimitMs = 2000;
+  explicit UniformityProver(bool WarpAlignedBlocks,
+                            unsigned WallClockLimitMs = DefaultWallClockLimitMs);
   ~UniformityProver();
 
   /// Do all lanes of every aligned group of \p GroupSize lanes (32: the
@@ -84,6 +90,7 @@ private:
   Answer prove(TermRef T, unsigned GroupSize);
 
   bool Aligned;
+  unsigned WallClockLimitMs;
   ProverStats Stats;
   std::map<std::string, Answer> Cache; ///< by canonical term and group size
   std::unique_ptr<Solver> Z3;
