@@ -220,7 +220,7 @@ void ActivemaskSyncMaskCheck::judgeMask(const Stmt *At, const Expr *Mask, std::s
   const DivergenceSource *Divergence = nullptr;
   llvm::SmallVector<DivergenceSource, 2> Sources;
   if (FD && !FD->isDependentContext())
-    if (const FunctionUniformity *A = analysisCache(Ctx).analysis(FD)) {
+    if (UniformityRef A = analysisCache(Ctx).analysis(FD)) {
       Sources = A->divergenceAt(At);
       if (!Sources.empty())
         Divergence = &Sources.front();

@@ -33,7 +33,7 @@ static std::string hexMask(uint32_t Mask) {
 
 void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  const FunctionUniformity *Analysis =
+  UniformityRef Analysis =
       collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
   if (!Analysis)
     return;
@@ -41,6 +41,8 @@ void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
   WarpAnalysisCache &Cache = analysisCache(Ctx);
   LaneMaskQuestions Questions(Cache.terms(), Cache.prover());
   for (const CollectiveSite &Site : Analysis->sites()) {
+    if (!Site.Call)
+      continue; // an inline-PTX collective: its mask operand is not followed here
     std::optional<CollectiveCall> Collective = recogniseCollective(Site.Call);
     const Expr *Mask = Collective ? Collective->maskArg() : nullptr;
     if (!Mask || SM.isInSystemHeader(Site.Call->getBeginLoc()))

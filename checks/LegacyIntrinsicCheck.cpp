@@ -67,7 +67,7 @@ bool LegacyIntrinsicCheck::reachedByWholeWarp(const CallExpr *Call, const Functi
                                               ASTContext &Ctx) {
   if (!Fn || !Fn->hasAttr<CUDAGlobalAttr>() || !Uniformity.AssumeWarpAlignedBlocks)
     return false;
-  const FunctionUniformity *Analysis = analysisCache(Ctx).analysis(Fn);
+  UniformityRef Analysis = analysisCache(Ctx).analysis(Fn);
   if (!Analysis)
     return false;
   return Analysis->mustReach(Call).isAll() && Analysis->divergenceAt(Call).empty();

@@ -50,6 +50,8 @@ void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &
                                                       const CollectiveSite &Site,
                                                       ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
+  if (!Site.Call)
+    return; // an inline-PTX collective: its mask operand is not followed here
   std::optional<CollectiveCall> Collective = recogniseCollective(Site.Call);
   const Expr *Mask = Collective ? Collective->maskArg() : nullptr;
   if (!Mask || SM.isInSystemHeader(Site.Call->getBeginLoc()))
@@ -90,7 +92,7 @@ void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &
 
 void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  const FunctionUniformity *Analysis =
+  UniformityRef Analysis =
       collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
   if (!Analysis)
     return;

@@ -113,14 +113,14 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
   if (HelperCall && (!HelperCall->getDirectCallee() ||
                      !Cache.containsCollective(HelperCall->getDirectCallee())))
     return;
-  const FunctionUniformity *Analysis = Fn ? Cache.analysis(Fn) : nullptr;
+  UniformityRef Analysis = Fn ? Cache.analysis(Fn) : nullptr;
   // A shuffle in a branch that folds to false in this instantiation is never
   // compiled (its offsets and masks may not even be meaningful there).
   if (Analysis && Analysis->provablyUnreachable(Call))
     return;
   std::optional<ShuffleSourceFinding> F =
-      HelperCall ? analyzeHelperShuffleSource(HelperCall, Ctx, Analysis, Cache)
-                 : analyzeShuffleSource(Call, Ctx, Analysis);
+      HelperCall ? analyzeHelperShuffleSource(HelperCall, Ctx, Analysis.get(), Cache)
+                 : analyzeShuffleSource(Call, Ctx, Analysis.get());
   if (!F)
     return;
   Reported.insert(Loc);

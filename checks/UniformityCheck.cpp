@@ -22,8 +22,8 @@ void UniformityCheck::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opt
                 Uniformity.AssumeWarpAlignedBlocks ? "true" : "false");
 }
 
-const FunctionUniformity *UniformityCheck::collectiveAnalysis(const clang::FunctionDecl *FD,
-                                                              clang::ASTContext &Ctx) const {
+UniformityRef UniformityCheck::collectiveAnalysis(const clang::FunctionDecl *FD,
+                                                  clang::ASTContext &Ctx) const {
   if (!FD || FD->isDependentContext())
     return nullptr;
   WarpAnalysisCache &Cache = analysisCache(Ctx);

@@ -31,8 +31,8 @@ protected:
   }
   /// The analysis of \p FD when it is a concrete function (not a template
   /// pattern) that contains a warp collective; null otherwise.
-  const FunctionUniformity *collectiveAnalysis(const clang::FunctionDecl *FD,
-                                               clang::ASTContext &Ctx) const;
+  UniformityRef collectiveAnalysis(const clang::FunctionDecl *FD,
+                                   clang::ASTContext &Ctx) const;
 
   /// The analysis options, read once (local value, else global).
   UniformityOptions Uniformity;

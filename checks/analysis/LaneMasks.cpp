@@ -129,7 +129,7 @@ const clang::Expr *maskDefinition(const clang::Expr *Mask) {
 
 TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &Site,
                      const clang::Expr *Mask) {
-  if (!Mask || Site.Helper || Site.ImplicitMask || Site.Required)
+  if (!Mask || !Site.Call || Site.Helper || Site.ImplicitMask || Site.Required)
     return nullptr;
   return Analysis.symbolicValue(Mask, Site.Call, 32);
 }

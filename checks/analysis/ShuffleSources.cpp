@@ -553,7 +553,7 @@ analyzeHelperShuffleSource(const CallExpr *Call, ASTContext &Ctx,
       if (!M)
         continue;
       LaneSet Readers = mayReachOrAll(CallerAnalysis, Call) &
-                        mayReachOrAll(Cache.analysis(Helper), S);
+                        mayReachOrAll(Cache.analysis(Helper).get(), S);
       Result = judge(C, *M, Readers, Ctx);
       if (Result) {
         Result->Helper = Helper;

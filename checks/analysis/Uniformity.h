@@ -152,6 +152,7 @@ struct FunctionSummary {
 };
 
 class WarpAnalysisCache;
+class FunctionUniformity;
 class LaunchFacts;
 class TermBuilder;
 class UniformityProver;
@@ -199,7 +200,23 @@ private:
   std::unique_ptr<Impl> P;
 };
 
+/// A function's analysis. The cache keeps only the most recently used
+/// analyses (the heavy per-block state) and recomputes the others on demand,
+/// so a caller holds this handle while it reads the analysis: the result
+/// stays alive for as long as the handle does.
+using UniformityRef = std::shared_ptr<const FunctionUniformity>;
+
 /// Per translation unit cache of analyses and summaries.
+///
+/// Memory: summaries (what callers need) are kept for the whole unit; the
+/// full analyses (CFG, per-block dataflow states, lane sets, sites) only
+/// for the RecentCapacity most recently used functions. clang-tidy runs
+/// every check's matchers in one traversal of the AST, so the questions
+/// about one function come close together; an analysis asked for again
+/// after eviction is recomputed from the same inputs (the callees'
+/// summaries), which gives the same result. Analyses whose inputs could
+/// differ on a recomputation (members of a recursive cycle, or an analysis
+/// that saw another function still in progress) are kept for the unit.
 class WarpAnalysisCache {
 public:
   /// The cache of \p Ctx's translation unit for these options; it lives as
@@ -212,7 +229,7 @@ public:
   /// The analysis of \p FD, or null when it has no body, is a dependent
   /// template, contains no collective (directly or through its callees) and
   /// reads no thread-varying source, or cannot be analysed.
-  const FunctionUniformity *analysis(const clang::FunctionDecl *FD);
+  UniformityRef analysis(const clang::FunctionDecl *FD);
   /// The summary of \p FD; null while \p FD is being analysed (recursion) or
   /// when it cannot be analysed.
   const FunctionSummary *summary(const clang::FunctionDecl *FD);
@@ -253,6 +270,12 @@ private:
   void analyseWithCallees(const clang::FunctionDecl *Root);
   /// Runs the analysis of one function and stores it.
   void analyseOne(const clang::FunctionDecl *Def);
+  /// Runs the analysis of \p Def again (its full result was evicted).
+  UniformityRef recompute(const clang::FunctionDecl *Def);
+  /// Keeps \p A among the most recently used analyses.
+  void remember(const clang::FunctionDecl *Def, UniformityRef A);
+  /// Records the finished analysis \p A of \p Def (null: not analysable).
+  void store(const clang::FunctionDecl *Def, UniformityRef A, bool Pin);
   /// Iterates the analyses of a recursive cycle to a fixed point.
   void analyseCycle(llvm::ArrayRef<const clang::FunctionDecl *> Members);
 
@@ -260,8 +283,30 @@ private:
   UniformityOptions Opts;
   llvm::DenseMap<const clang::FunctionDecl *, Traits> TraitsCache;
   llvm::DenseMap<const clang::FunctionDecl *, DirectFacts> DirectCache;
-  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionUniformity>> Analyses;
+public:
+  /// How many full analyses are kept besides the pinned ones.
+  static constexpr unsigned RecentCapacity = 16;
+  /// How many analyses have been run (recomputations included); for tests.
+  unsigned analysesRun() const { return AnalysesRun; }
+
+private:
+  enum class Outcome { NotAnalysable, Recomputable, Pinned };
+  /// Every function analysed so far and what became of its analysis.
+  llvm::DenseMap<const clang::FunctionDecl *, Outcome> Done;
+  /// Summaries of every analysed function, for the whole unit.
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionSummary>> Summaries;
+  /// Analyses kept for the whole unit (see the class comment).
+  llvm::DenseMap<const clang::FunctionDecl *, UniformityRef> PinnedAnalyses;
+  /// The most recently used recomputable analyses, most recent last.
+  llvm::SmallVector<std::pair<const clang::FunctionDecl *, UniformityRef>, RecentCapacity> Recent;
   llvm::DenseMap<const clang::FunctionDecl *, bool> InProgress;
+  /// The functions whose analyses are running, innermost last.
+  llvm::SmallVector<const clang::FunctionDecl *, 4> Running;
+  /// Answers that depended on the order of analysis (a function still in
+  /// progress, a provisional summary): an analysis that received one is
+  /// pinned, since a recomputation could get another answer.
+  unsigned OrderDependentAnswers = 0;
+  unsigned AnalysesRun = 0;
   /// Summaries of the members of the recursive cycle being iterated: what
   /// their callers see until the cycle is solved.
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionSummary>> Provisional;

@@ -460,7 +460,8 @@ struct WarpModel {
 } // namespace
 
 /// A reset solver with this prover's effort bounds.
-static llvm::SMTSolver &freshSolver(std::unique_ptr<UniformityProver::Solver> &Z3) {
+static llvm::SMTSolver &freshSolver(std::unique_ptr<UniformityProver::Solver> &Z3,
+                                    unsigned WallClockLimitMs) {
   if (!Z3) {
     Z3 = std::make_unique<UniformityProver::Solver>();
     Z3->S = llvm::CreateZ3Solver();
@@ -470,7 +471,8 @@ static llvm::SMTSolver &freshSolver(std::unique_ptr<UniformityProver::Solver> &Z
   // Deterministic effort bound first (machine load must not change answers),
   // wall-clock bound as a backstop.
   S.setUnsignedParam("rlimit", 4000000);
-  S.setUnsignedParam("timeout", 2000);
+  if (WallClockLimitMs)
+    S.setUnsignedParam("timeout", WallClockLimitMs);
   Z3->AbstractIds.clear();
   return S;
 }
@@ -531,7 +533,7 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
 
 UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) {
 #if LLVM_WITH_Z3
-  llvm::SMTSolver &S = freshSolver(Z3);
+  llvm::SMTSolver &S = freshSolver(Z3, WallClockLimitMs);
   Solver &Z = *Z3;
   WarpModel M;
   setUpWarpModel(Z, GroupSize, Aligned, M);
@@ -647,7 +649,7 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
 UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery &Q,
                                                             LanePairWitness &Witness) {
 #if LLVM_WITH_Z3
-  llvm::SMTSolver &S = freshSolver(Z3);
+  llvm::SMTSolver &S = freshSolver(Z3, WallClockLimitMs);
   Solver &Z = *Z3;
   WarpModel M;
   setUpWarpModel(Z, 32, Aligned, M);
@@ -714,8 +716,8 @@ UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery 
 #endif
 }
 
-
-UniformityProver::UniformityProver(bool WarpAlignedBlocks) : Aligned(WarpAlignedBlocks) {}
+UniformityProver::UniformityProver(bool WarpAlignedBlocks, unsigned WallClockLimitMs)
+    : Aligned(WarpAlignedBlocks), WallClockLimitMs(WallClockLimitMs) {}
 
 UniformityProver::~UniformityProver() {
   std::lock_guard<std::mutex> Lock(TotalsMutex);

@@ -93,7 +93,13 @@ public:
   enum class Answer { Uniform, Varying, Unknown };
   enum class Existence { Exists, NoneExists, Unknown };
 
-  explicit UniformityProver(bool WarpAlignedBlocks);
+  /// \p WallClockLimitMs bounds each solver query in wall-clock time, a
+  /// backstop besides the deterministic effort bound (rlimit) that makes
+  /// answers independent of the machine; 0: no wall-clock bound (tests, so
+  /// that machine load cannot turn an answer into Unknown).
+  static constexpr unsigned DefaultWallClockLimitMs = 2000;
+  explicit UniformityProver(bool WarpAlignedBlocks,
+                            unsigned WallClockLimitMs = DefaultWallClockLimitMs);
   ~UniformityProver();
 
   /// Do all lanes of every aligned group of \p GroupSize lanes (32: the
@@ -121,6 +127,7 @@ private:
   Existence solveLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
 
   bool Aligned;
+  unsigned WallClockLimitMs;
   ProverStats Stats;
   std::map<std::string, Answer> Cache; ///< by canonical term and group size
   std::map<std::string, std::pair<Existence, LanePairWitness>> PairCache;

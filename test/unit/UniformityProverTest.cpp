@@ -12,6 +12,11 @@ using namespace warp_tidy;
 
 namespace {
 
+// No wall-clock bound on solver queries: the deterministic effort bound
+// (rlimit) alone decides, so a loaded machine cannot turn an answer into
+// Unknown and fail a test.
+constexpr unsigned NoWallClockLimit = 0;
+
 struct Terms {
   TermBuilder B;
   TermRef c(uint64_t V, unsigned W = 32) { return B.constant(V, W); }
@@ -66,7 +71,7 @@ TEST(SymbolicTerm, EvaluationFlagsSignedOverflow) {
 
 TEST(UniformityProver, LaneComparisonDisagreesBySampling) {
   Terms T;
-  UniformityProver P(/*WarpAlignedBlocks=*/true);
+  UniformityProver P(/*WarpAlignedBlocks=*/true, NoWallClockLimit);
   TermRef Lane0 = T.op(TermOp::Eq, T.op(TermOp::And, T.tidX(), T.c(31)), T.c(0));
   EXPECT_EQ(P.sameInGroup(Lane0), UniformityProver::Answer::Varying);
   EXPECT_EQ(P.stats().SampledVarying, 1u);
@@ -75,7 +80,7 @@ TEST(UniformityProver, LaneComparisonDisagreesBySampling) {
 
 TEST(UniformityProver, WarpIndexAndRoundedGroupBoundAreUniform) {
   Terms T;
-  UniformityProver P(true);
+  UniformityProver P(true, NoWallClockLimit);
   EXPECT_EQ(P.sameInGroup(T.op(TermOp::LShr, T.tidX(), T.c(5))),
             UniformityProver::Answer::Uniform);
   // g = (base + tid.x) >> 2 with base a multiple of 32; g < n / 8 * 8.
@@ -93,7 +98,7 @@ TEST(UniformityProver, WarpIndexAndRoundedGroupBoundAreUniform) {
 
 TEST(UniformityProver, LinearisedIdIsTheHardwareWarpInAnyBlockShape) {
   Terms T;
-  UniformityProver General(/*WarpAlignedBlocks=*/false);
+  UniformityProver General(/*WarpAlignedBlocks=*/false, NoWallClockLimit);
   // (x + Dx * (y + Dy * z)) / 32 is the warp whatever blockDim.x is.
   TermRef Z = T.B.threadIndex(TermOp::ThreadZ), Dy = T.B.threadIndex(TermOp::BlockDimY);
   TermRef Linear = T.op(TermOp::Add, T.tidX(),
@@ -113,7 +118,7 @@ TEST(UniformityProver, LinearisedIdIsTheHardwareWarpInAnyBlockShape) {
 
 TEST(UniformityProver, AnswersAreCachedByShapeNotByName) {
   Terms T;
-  UniformityProver P(true);
+  UniformityProver P(true, NoWallClockLimit);
   TermRef A = T.op(TermOp::SLt, T.tidX(), T.B.uniform(&T, 32));
   TermRef B = T.op(TermOp::SLt, T.tidX(), T.B.uniform(&P, 32));
   ASSERT_NE(A, B);

@@ -43,7 +43,7 @@ struct Parsed {
           return FD;
     return nullptr;
   }
-  const FunctionUniformity *analyse(llvm::StringRef Name, UniformityOptions Opts = {}) {
+  UniformityRef analyse(llvm::StringRef Name, UniformityOptions Opts = {}) {
     return WarpAnalysisCache::get(AST->getASTContext(), Opts).analysis(find(Name));
   }
 };
@@ -96,7 +96,7 @@ TEST(Uniformity, ValueSources) {
       use(threadIdx.x % warpSize);              // 12 varying
     }
   )cuda");
-  const FunctionUniformity *A = P.analyse("k");
+  UniformityRef A = P.analyse("k");
   ASSERT_NE(A, nullptr);
   std::vector<const Expr *> U = uses(A->function());
   ASSERT_EQ(U.size(), 13u);
@@ -108,7 +108,7 @@ TEST(Uniformity, ValueSources) {
   // Without the aligned-blocks assumption threadIdx.y differs within a warp.
   UniformityOptions Unaligned;
   Unaligned.AssumeWarpAlignedBlocks = false;
-  const FunctionUniformity *B = P.analyse("k", Unaligned);
+  UniformityRef B = P.analyse("k", Unaligned);
   ASSERT_NE(B, nullptr);
   EXPECT_TRUE(B->isThreadVarying(uses(B->function())[3]));
 }
@@ -135,7 +135,7 @@ TEST(Uniformity, PropagationThroughJoinsLoopsFieldsAndReferences) {
       use(y);                   // 5 uniform again after the overwrite
     }
   )cuda");
-  const FunctionUniformity *A = P.analyse("k");
+  UniformityRef A = P.analyse("k");
   ASSERT_NE(A, nullptr);
   std::vector<const Expr *> U = uses(A->function());
   ASSERT_EQ(U.size(), 6u);
@@ -160,7 +160,7 @@ TEST(Uniformity, LaneSetsAndControlDependence) {
       use(7);                                         // 7: everyone again
     }
   )cuda");
-  const FunctionUniformity *A = P.analyse("k");
+  UniformityRef A = P.analyse("k");
   ASSERT_NE(A, nullptr);
   std::vector<const Expr *> U = uses(A->function());
   ASSERT_EQ(U.size(), 8u);
@@ -195,7 +195,7 @@ TEST(Uniformity, SitesEarlyExitAndVoltaPattern) {
       use(x);
     }
   )cuda");
-  const FunctionUniformity *A = P.analyse("k");
+  UniformityRef A = P.analyse("k");
   ASSERT_NE(A, nullptr);
   llvm::ArrayRef<CollectiveSite> S = A->sites();
   ASSERT_EQ(S.size(), 5u);
@@ -242,7 +242,7 @@ TEST(Uniformity, Summaries) {
   // Recursion terminates.
   EXPECT_NE(Cache.summary(P.find("rec")), nullptr);
 
-  const FunctionUniformity *K = Cache.analysis(P.find("k"));
+  UniformityRef K = Cache.analysis(P.find("k"));
   ASSERT_NE(K, nullptr);
   ASSERT_EQ(K->sites().size(), 3u); // outer(...), warpAny(...), rec(...)
   EXPECT_EQ(K->sites()[0].Helper, P.find("outer"));
@@ -269,7 +269,7 @@ TEST(Uniformity, OnlyToolchainDeclarationsAreIntrinsicsAndAtomics) {
     }
   )cuda");
   WarpAnalysisCache &Cache = WarpAnalysisCache::get(P.AST->getASTContext());
-  const FunctionUniformity *K = Cache.analysis(P.find("k"));
+  UniformityRef K = Cache.analysis(P.find("k"));
   ASSERT_NE(K, nullptr);
   std::vector<const Expr *> U = uses(K->function());
   ASSERT_EQ(U.size(), 2u);
@@ -292,7 +292,7 @@ TEST(Uniformity, ChainsLongerThanAnyRoundLimit) {
   Parsed P = parse("__global__ void k(int v) {\n" + Decls +
                    "if ((threadIdx.x & 31) < 3) a0 = 1;\n" + Chain +
                    "if (a12) v = __shfl_sync(FULL, v, 0);\n}\n");
-  const FunctionUniformity *K = P.analyse("k");
+  UniformityRef K = P.analyse("k");
   ASSERT_NE(K, nullptr);
   ASSERT_EQ(K->sites().size(), 1u);
   EXPECT_FALSE(K->sites()[0].Divergence.empty());
@@ -349,4 +349,61 @@ TEST(LaneSet, Describe) {
   EXPECT_EQ(LaneSet::single(3).describe(), "lane 3");
   EXPECT_EQ(LaneSet(0x00ff00ffu).describe(), "lanes 0-7 and 16-23");
   EXPECT_EQ(LaneSet::none().describe(), "no lane");
+}
+
+// Only the most recently used analyses are kept; one asked for again after
+// eviction is recomputed and gives the same answers, and a function's
+// summary stays available without its analysis.
+TEST(Uniformity, EvictedAnalysesAreRecomputedWithTheSameResults) {
+  std::string Code = R"cuda(
+    __device__ int reduce(int v) {
+      for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(FULL, v, o);
+      return v;
+    }
+    __device__ int rec(int n) {
+      if (n > 0) return rec(n - 1);
+      return __shfl_sync(FULL, n, 0);
+    }
+  )cuda";
+  const unsigned Kernels = WarpAnalysisCache::RecentCapacity + 4;
+  for (unsigned I = 0; I < Kernels; ++I)
+    Code += "__global__ void k" + std::to_string(I) +
+            "(int *o) { if (threadIdx.x < 16) o[0] = reduce(threadIdx.x); o[1] = rec(o[2]); }\n";
+  Parsed P = parse(Code);
+  WarpAnalysisCache &Cache = WarpAnalysisCache::get(P.AST->getASTContext());
+
+  UniformityRef First = Cache.analysis(P.find("k0"));
+  ASSERT_NE(First, nullptr);
+  ASSERT_EQ(First->sites().size(), 2u);
+  const CollectiveSite FirstSite = First->sites()[0];
+  const FunctionSummary *Reduce = Cache.summary(P.find("reduce"));
+  ASSERT_NE(Reduce, nullptr);
+  First.reset();
+  for (unsigned I = 1; I < Kernels; ++I)
+    ASSERT_NE(Cache.analysis(P.find("k" + std::to_string(I))), nullptr);
+
+  // k0 and the helpers have left the recently used set; the summary pointer
+  // handed out before is still the summary.
+  unsigned RunBefore = Cache.analysesRun();
+  EXPECT_EQ(Cache.summary(P.find("reduce")), Reduce);
+  EXPECT_TRUE(Reduce->RequiredLanes && Reduce->RequiredLanes->isAll());
+  EXPECT_EQ(Cache.analysesRun(), RunBefore);
+  UniformityRef Again = Cache.analysis(P.find("k0"));
+  EXPECT_EQ(Cache.analysesRun(), RunBefore + 1);
+  ASSERT_NE(Again, nullptr);
+  ASSERT_EQ(Again->sites().size(), 2u);
+  const CollectiveSite &Site = Again->sites()[0];
+  EXPECT_EQ(Site.Call, FirstSite.Call);
+  EXPECT_EQ(Site.Helper, P.find("reduce"));
+  EXPECT_EQ(Site.Must, FirstSite.Must);
+  EXPECT_EQ(Site.May, FirstSite.May);
+  EXPECT_EQ(Site.Divergence.size(), 1u);
+  EXPECT_EQ(Site.Divergence.size(), FirstSite.Divergence.size());
+  EXPECT_EQ(Again->sites()[1].Helper, P.find("rec"));
+  // The directly recursive helper, recomputed, still sees its own call as
+  // needing nothing (as on its first run).
+  UniformityRef Rec = Cache.analysis(P.find("rec"));
+  ASSERT_NE(Rec, nullptr);
+  EXPECT_EQ(Rec->sites().size(), 1u);
+  EXPECT_TRUE(Rec->summary().RequiredLanes && Rec->summary().RequiredLanes->isAll());
 }

@@ -176,7 +176,7 @@ bool FunctionUniformity::Impl::argumentKeepsHelperConverged(const FunctionDecl *
                                                             const FunctionSummary &Sum,
                                                             const CallExpr *Call, const State &S,
                                                             unsigned P) {
-  const FunctionUniformity *Callee = Cache.analysis(Def);
+  UniformityRef Callee = Cache.analysis(Def);
   if (!Callee || Sum.RequirementBranches.empty())
     return false;
   Impl &C = *Callee->P;

@@ -290,43 +290,116 @@ bool WarpAnalysisCache::readsVaryingSource(const FunctionDecl *FD) {
   return traits(FD).HasVaryingSource;
 }
 
-const FunctionUniformity *WarpAnalysisCache::analysis(const FunctionDecl *FD) {
+UniformityRef WarpAnalysisCache::analysis(const FunctionDecl *FD) {
   const FunctionDecl *Def = definitionOf(FD);
   if (!Def)
     return nullptr;
-  auto It = Analyses.find(Def);
-  if (It != Analyses.end())
-    return It->second.get();
+  auto Pinned = PinnedAnalyses.find(Def);
+  if (Pinned != PinnedAnalyses.end())
+    return Pinned->second;
+  for (size_t I = Recent.size(); I-- > 0;)
+    if (Recent[I].first == Def) {
+      UniformityRef A = Recent[I].second;
+      remember(Def, A); // now the most recent
+      return A;
+    }
   // On the stack (a call the call graph did not show), or a member of the
-  // cycle being iterated: no final analysis yet.
-  if (InProgress.lookup(Def) || Provisional.count(Def))
+  // cycle being iterated: no final analysis yet. Asked by another function's
+  // analysis, that answer depends on the order of analysis.
+  if (InProgress.lookup(Def) || Provisional.count(Def)) {
+    if (Running.empty() || Running.back() != Def)
+      ++OrderDependentAnswers;
     return nullptr;
+  }
+  auto Known = Done.find(Def);
+  if (Known != Done.end())
+    return Known->second == Outcome::Recomputable ? recompute(Def) : nullptr;
   Traits T = traits(Def);
   if (!T.HasCollective && !T.HasVaryingSource)
     return nullptr;
   analyseWithCallees(Def);
-  It = Analyses.find(Def);
-  return It == Analyses.end() ? nullptr : It->second.get();
+  Pinned = PinnedAnalyses.find(Def);
+  if (Pinned != PinnedAnalyses.end())
+    return Pinned->second;
+  for (size_t I = Recent.size(); I-- > 0;)
+    if (Recent[I].first == Def)
+      return Recent[I].second;
+  return nullptr;
 }
 
 const FunctionSummary *WarpAnalysisCache::summary(const FunctionDecl *FD) {
-  if (const FunctionDecl *Def = definitionOf(FD)) {
-    auto It = Provisional.find(Def);
-    if (It != Provisional.end())
-      return It->second.get();
+  const FunctionDecl *Def = definitionOf(FD);
+  if (!Def)
+    return nullptr;
+  auto It = Provisional.find(Def);
+  if (It != Provisional.end()) {
+    ++OrderDependentAnswers;
+    return It->second.get();
   }
-  const FunctionUniformity *A = analysis(FD);
-  return A ? &A->summary() : nullptr;
+  if (InProgress.lookup(Def)) {
+    if (Running.empty() || Running.back() != Def)
+      ++OrderDependentAnswers;
+    return nullptr;
+  }
+  if (!Done.count(Def) && !analysis(Def))
+    return nullptr;
+  auto S = Summaries.find(Def);
+  return S == Summaries.end() ? nullptr : S->second.get();
+}
+
+void WarpAnalysisCache::remember(const FunctionDecl *Def, UniformityRef A) {
+  for (size_t I = 0; I < Recent.size(); ++I)
+    if (Recent[I].first == Def) {
+      Recent.erase(Recent.begin() + I);
+      break;
+    }
+  if (Recent.size() >= RecentCapacity)
+    Recent.erase(Recent.begin()); // the least recently used
+  Recent.push_back({Def, std::move(A)});
+}
+
+void WarpAnalysisCache::store(const FunctionDecl *Def, UniformityRef A, bool Pin) {
+  if (!A) {
+    Done[Def] = Outcome::NotAnalysable;
+    return;
+  }
+  Summaries[Def] = std::make_unique<FunctionSummary>(A->summary());
+  Done[Def] = Pin ? Outcome::Pinned : Outcome::Recomputable;
+  if (Pin)
+    PinnedAnalyses[Def] = std::move(A);
+  else
+    remember(Def, std::move(A));
 }
 
 void WarpAnalysisCache::analyseOne(const FunctionDecl *Def) {
+  unsigned OrderDependentBefore = OrderDependentAnswers;
   InProgress[Def] = true;
+  Running.push_back(Def);
+  ++AnalysesRun;
   auto P = std::make_unique<FunctionUniformity::Impl>(*this, Def);
-  std::unique_ptr<FunctionUniformity> Result;
+  UniformityRef Result;
   if (P->run())
     Result.reset(new FunctionUniformity(std::move(P)));
+  Running.pop_back();
   InProgress[Def] = false;
-  Analyses[Def] = std::move(Result);
+  store(Def, std::move(Result), OrderDependentAnswers != OrderDependentBefore);
+}
+
+UniformityRef WarpAnalysisCache::recompute(const FunctionDecl *Def) {
+  // The same inputs as the first run: the callees' final summaries, and
+  // Def itself in progress (a direct recursive call needs nothing).
+  InProgress[Def] = true;
+  Running.push_back(Def);
+  ++AnalysesRun;
+  auto P = std::make_unique<FunctionUniformity::Impl>(*this, Def);
+  bool Ran = P->run();
+  Running.pop_back();
+  InProgress[Def] = false;
+  if (!Ran) // cannot happen: it ran before on the same inputs
+    return nullptr;
+  UniformityRef Result(new FunctionUniformity(std::move(P)));
+  remember(Def, Result);
+  return Result;
 }
 
 void WarpAnalysisCache::analyseWithCallees(const FunctionDecl *Root) {
@@ -349,7 +422,7 @@ void WarpAnalysisCache::analyseWithCallees(const FunctionDecl *Root) {
     for (const CallGraphNode::CallRecord &Call : Node->callees()) {
       const Decl *CalleeDecl = Call.Callee ? Call.Callee->getDecl() : nullptr;
       const FunctionDecl *Def = definitionOf(CalleeDecl ? CalleeDecl->getAsFunction() : nullptr);
-      if (!Def || Needed.count(Def) || Analyses.count(Def) || InProgress.lookup(Def) ||
+      if (!Def || Needed.count(Def) || Done.count(Def) || InProgress.lookup(Def) ||
           Provisional.count(Def) || isInSystemHeader(Def, Ctx))
         continue;
       Traits T = traits(Def);
@@ -371,7 +444,7 @@ void WarpAnalysisCache::analyseWithCallees(const FunctionDecl *Root) {
     for (const CallGraphNode *N : *SCC) {
       const Decl *D = N->getDecl();
       const FunctionDecl *Def = definitionOf(D ? D->getAsFunction() : nullptr);
-      if (Def && Needed.count(Def) && !Analyses.count(Def))
+      if (Def && Needed.count(Def) && !Done.count(Def))
         Members.push_back(Def);
     }
     if (Members.empty())
@@ -389,7 +462,7 @@ void WarpAnalysisCache::analyseWithCallees(const FunctionDecl *Root) {
     analyseCycle(Members);
   }
   // A root the graph could not place (never expected) still gets analysed.
-  if (!Analyses.count(Root))
+  if (!Done.count(Root))
     analyseOne(Root);
 }
 
@@ -438,13 +511,16 @@ void WarpAnalysisCache::analyseCycle(llvm::ArrayRef<const FunctionDecl *> Member
       if (!Provisional.count(M))
         continue; // not analysable: callers see no summary
       InProgress[M] = true;
+      Running.push_back(M);
+      ++AnalysesRun;
       auto P = std::make_unique<FunctionUniformity::Impl>(*this, M);
       bool Ran = P->run();
+      Running.pop_back();
       InProgress[M] = false;
       if (!Ran) {
         Latest[I].reset();
         Provisional.erase(M);
-        Analyses[M] = nullptr;
+        store(M, nullptr, true);
         Changed = true;
         continue;
       }
@@ -464,8 +540,10 @@ void WarpAnalysisCache::analyseCycle(llvm::ArrayRef<const FunctionDecl *> Member
       continue;
     // The fixed point itself (at least what the last round computed).
     Latest[I]->P->Summary = *Slot->second;
-    Analyses[Members[I]] = std::move(Latest[I]);
     Provisional.erase(Slot);
+    // Pinned: a recomputation would not see the cycle's provisional
+    // summaries that this result was computed with.
+    store(Members[I], UniformityRef(std::move(Latest[I])), true);
   }
 }
 
