@@ -97,19 +97,38 @@ void collectWrites(const Stmt *S, llvm::DenseMap<const VarDecl *, WriteInfo> &Ou
 }
 
 // One function body's writes, recomputed when another body is asked about.
-// The checks ask many questions about the same function in a row.
+// The checks ask many questions about the same function in a row. The cache
+// names the ASTContext the body belongs to and is emptied when that context
+// is freed, so a later translation unit of the same process (clangd, the
+// clang-tidy plugin, the unit tests) can never be answered from a body that
+// happened to live at the same address.
 struct WriteCache {
+  const ASTContext *Ctx = nullptr;
   const Stmt *Body = nullptr;
   llvm::DenseMap<const VarDecl *, WriteInfo> Writes;
 };
 
 thread_local WriteCache Cache;
 
+void forgetContext(void *Ctx) {
+  if (Cache.Ctx == Ctx) {
+    Cache.Ctx = nullptr;
+    Cache.Body = nullptr;
+    Cache.Writes.clear();
+  }
+}
+
 const WriteInfo *writesOf(const VarDecl *Var) {
   const auto *FD = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
   if (!FD || !FD->hasBody())
     return nullptr;
   const Stmt *Body = FD->getBody();
+  ASTContext &Ctx = FD->getASTContext();
+  if (Cache.Ctx != &Ctx) {
+    Cache.Ctx = &Ctx;
+    Cache.Body = nullptr;
+    Ctx.AddDeallocation(forgetContext, &Ctx);
+  }
   if (Cache.Body != Body) {
     Cache.Body = Body;
     Cache.Writes.clear();
@@ -122,6 +141,7 @@ const WriteInfo *writesOf(const VarDecl *Var) {
 } // namespace
 
 void resetLaneExpressionCache() {
+  Cache.Ctx = nullptr;
   Cache.Body = nullptr;
   Cache.Writes.clear();
 }

@@ -2,6 +2,7 @@
 // lane sets and summaries, on small CUDA snippets. A tiny header stands in
 // for the CUDA headers (clang's own built-in variables, declared
 // intrinsics) so that each test parses in milliseconds.
+#include "analysis/LaneExpressions.h"
 #include "analysis/Uniformity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -406,4 +407,39 @@ TEST(Uniformity, EvictedAnalysesAreRecomputedWithTheSameResults) {
   ASSERT_NE(Rec, nullptr);
   EXPECT_EQ(Rec->sites().size(), 1u);
   EXPECT_TRUE(Rec->summary().RequiredLanes && Rec->summary().RequiredLanes->isAll());
+}
+
+namespace {
+/// The local named \p Name in \p FD.
+const VarDecl *localNamed(const FunctionDecl *FD, llvm::StringRef Name) {
+  struct V : RecursiveASTVisitor<V> {
+    llvm::StringRef Name;
+    const VarDecl *Found = nullptr;
+    bool VisitVarDecl(VarDecl *D) {
+      if (D->getName() == Name)
+        Found = D;
+      return true;
+    }
+  } Visitor;
+  Visitor.Name = Name;
+  Visitor.TraverseDecl(const_cast<FunctionDecl *>(FD));
+  return Visitor.Found;
+}
+} // namespace
+
+// The write-once query caches one body's writes per thread; one process that
+// analyses unit after unit (clangd, the plugin) must get each unit's own
+// answer without anybody resetting the cache.
+TEST(LaneExpressions, WriteCacheFollowsTheTranslationUnit) {
+  for (int Round = 0; Round < 4; ++Round) {
+    bool Written = Round % 2;
+    Parsed P = parse(std::string("__global__ void k(int *o) { int lane = threadIdx.x & 31; ") +
+                     (Written ? "lane += 1; " : "") + "o[lane] = 0; }");
+    const FunctionDecl *K = P.find("k");
+    ASSERT_TRUE(K);
+    const VarDecl *Lane = localNamed(K, "lane");
+    ASSERT_TRUE(Lane);
+    EXPECT_EQ(singleAssignmentInit(Lane, P.AST->getASTContext()) == nullptr, Written)
+        << "round " << Round;
+  }
 }
