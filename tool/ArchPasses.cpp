@@ -51,7 +51,6 @@ llvm::ArrayRef<unsigned> knownDeviceArchs() {
 namespace {
 
 /// A bound on passes per file: each is a whole parse.
-constexpr unsigned MaxPasses = 6;
 
 /// The check whose findings come from pass 1 only (see ArchPasses.h).
 constexpr const char *PassOneOnlyCheck = "warp-missing-arch-guard";
@@ -607,7 +606,9 @@ std::vector<ClangTidyError>
 runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Database,
               llvm::StringRef File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
               bool ApplyAnyFix, const PrologueSettings &Prologue, PrologueOutcome &Outcome,
-              ArchPassSummary &Summary) {
+              unsigned PassLimit, ArchPassSummary &Summary) {
+  Summary.PassLimit = std::max(1u, PassLimit);
+  const unsigned MaxPasses = Summary.PassLimit;
   PassState State;
   const ClangTidyOptions &Options = Context.getOptionsForFile(File);
   auto Option = [&](llvm::StringRef Name) -> std::string {
@@ -748,7 +749,8 @@ std::string describeArchPasses(const ArchPassSummary &Summary) {
   if (Summary.UncoveredSites)
     Out += "; " + std::to_string(Summary.UncoveredSites) +
            " skipped piece(s) of warp code not analysed (no analysable arch compiles "
-           "them, or the bound of " + std::to_string(MaxPasses) + " passes was reached)";
+           "them, or the bound of " + std::to_string(Summary.PassLimit) +
+           " passes was reached)";
   return Out;
 }
 
@@ -761,7 +763,8 @@ llvm::json::Value archPassSummaryToJson(const ArchPassSummary &Summary) {
   return llvm::json::Object{{"passes", std::move(Passes)},
                             {"targets", std::move(Targets)},
                             {"skippedWarpSites", Summary.SkippedWarpSites},
-                            {"uncoveredSites", Summary.UncoveredSites}};
+                            {"uncoveredSites", Summary.UncoveredSites},
+                            {"passLimit", Summary.PassLimit}};
 }
 
 bool archPassSummaryFromJson(const llvm::json::Value *Value, ArchPassSummary &Summary) {
@@ -778,6 +781,7 @@ bool archPassSummaryFromJson(const llvm::json::Value *Value, ArchPassSummary &Su
   Numbers("targets", Summary.Targets);
   Summary.SkippedWarpSites = O->getInteger("skippedWarpSites").value_or(0);
   Summary.UncoveredSites = O->getInteger("uncoveredSites").value_or(0);
+  Summary.PassLimit = O->getInteger("passLimit").value_or(6);
   return true;
 }
 

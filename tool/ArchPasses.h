@@ -50,19 +50,21 @@ struct ArchPassSummary {
   unsigned SkippedWarpSites = 0; ///< Pieces of warp code pass 1 skipped.
   unsigned UncoveredSites = 0;   ///< Still unanalysed (no candidate arch,
                                  ///< or the bound on passes was reached).
+  unsigned PassLimit = 6;        ///< The bound on passes (--max-arch-passes).
 };
 
 /// Runs the clang-tidy analysis of \p File over every arch variant that
 /// compiles warp code (see above). Replaces clang-tidy's runClangTidy for one
 /// file; \p Context is the context of pass 1. Every pass parses with the
 /// shared prologue when \p Prologue allows it; \p Outcome is pass 1's, with
-/// the prologue dependencies of every pass.
+/// the prologue dependencies of every pass. At most \p PassLimit passes run
+/// (1: the command's arch only).
 std::vector<clang::tidy::ClangTidyError>
 runArchPasses(clang::tidy::ClangTidyContext &Context,
               const clang::tooling::CompilationDatabase &Database, llvm::StringRef File,
               llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
               bool ApplyAnyFix, const PrologueSettings &Prologue, PrologueOutcome &Outcome,
-              ArchPassSummary &Summary);
+              unsigned PassLimit, ArchPassSummary &Summary);
 
 /// "1 analysis pass (sm_75)" / "2 analysis passes (sm_75, sm_90: ...)".
 std::string describeArchPasses(const ArchPassSummary &Summary);

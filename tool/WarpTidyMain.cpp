@@ -208,6 +208,14 @@ cl::opt<std::string> Shard(
     cl::value_desc("i/N"), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Neither read nor write the result cache."),
                       cl::cat(Category));
+cl::opt<unsigned> MaxArchPasses(
+    "max-arch-passes",
+    cl::desc("Analyse a file at most this many times: once at the command's own "
+             "architecture, and once more for each architecture whose warp code "
+             "(#if __CUDA_ARCH__ >= N, NV_IF_TARGET) that pass skipped "
+             "(docs/arch-passes.md). 1 analyses the command's architecture only, "
+             "at the cost of the code only other architectures compile. Default 6."),
+    cl::init(6), cl::value_desc("N"), cl::cat(Category));
 cl::opt<bool> NoPch(
     "no-pch",
     cl::desc("Do not use the shared precompiled prologue (a PCH of clang's CUDA "
@@ -537,7 +545,8 @@ int runWorker(ClangTidyContext &Context,
   warp_tidy::ArchPassSummary Passes;
   warp_tidy::PrologueOutcome Prologue;
   std::vector<ClangTidyError> Errors = warp_tidy::runArchPasses(
-      Context, Database, WorkerFile, BaseFS, FixNotes, prologueSettings(), Prologue, Passes);
+      Context, Database, WorkerFile, BaseFS, FixNotes, prologueSettings(), Prologue,
+      MaxArchPasses, Passes);
 
   // Cacheable only when the result depends on nothing but the files read:
   // a unit that does not compile may be fixed by a header appearing, and a
@@ -1085,6 +1094,7 @@ int main(int argc, const char **argv) {
                                         LLVM_VERSION_STRING, Identity,
                                         configurationAsText(Context.getOptionsForFile(S.Path)),
                                         FixNotes ? "fix-notes" : "", LineFilter,
+                                        "arch-passes=" + std::to_string(MaxArchPasses),
                                         VfsOverlay.empty() ? ""
                                             : readFileOrEmpty(VfsOverlay),
                                         S.Path};
