@@ -115,28 +115,6 @@ public:
   std::string First;
 };
 
-/// Writes \p Text to \p Path through a unique temporary and a rename.
-bool writeAtomically(StringRef Path, StringRef Text) {
-  SmallString<256> Temp;
-  int FD;
-  if (sys::fs::createUniqueFile(Path + ".%%%%%%%%.tmp", FD, Temp))
-    return false;
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      sys::fs::remove(Temp);
-      return false;
-    }
-  }
-  if (sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
-    return false;
-  }
-  return true;
-}
 
 /// The PCHs of one directory: finds, validates, builds.
 class PchStore {

@@ -152,6 +152,28 @@ bool ResultCache::depUnchanged(const FileStamp &Recorded) {
   return Now && Now->Hash == Recorded.Hash;
 }
 
+bool writeAtomically(StringRef Path, StringRef Text) {
+  SmallString<256> Temp;
+  int FD;
+  if (sys::fs::createUniqueFile(Path + ".%%%%%%%%.tmp", FD, Temp))
+    return false;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      sys::fs::remove(Temp);
+      return false;
+    }
+  }
+  if (sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return false;
+  }
+  return true;
+}
+
 std::optional<std::vector<clang::tidy::ClangTidyError>>
 ResultCache::lookup(StringRef Key) {
   std::string Path = entryPath(Key);
@@ -197,27 +219,8 @@ void ResultCache::store(StringRef Key, ArrayRef<FileStamp> Deps,
   raw_string_ostream(Text) << json::Value(std::move(Entry));
   // A unique temporary next to the entry, then a rename: concurrent runs
   // sharing the directory never read half an entry.
-  SmallString<256> Temp;
-  int FD;
-  if (sys::fs::createUniqueFile(Path + ".%%%%%%%%.tmp", FD, Temp)) {
+  if (!writeAtomically(Path, Text))
     ++WriteFailures;
-    return;
-  }
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      sys::fs::remove(Temp);
-      ++WriteFailures;
-      return;
-    }
-  }
-  if (sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
-    ++WriteFailures;
-  }
 }
 
 void ResultCache::evict() {

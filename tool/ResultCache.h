@@ -57,6 +57,11 @@ std::optional<uint64_t> parseByteSize(llvm::StringRef Text);
 /// ~/.cache/warp-tidy (empty if neither can be determined).
 std::string defaultCacheDir();
 
+/// Writes \p Text to \p Path through a unique temporary next to it and a
+/// rename, so that a concurrent reader sees the old file or the whole new
+/// one, never half of it; false (and nothing left behind) on failure.
+bool writeAtomically(llvm::StringRef Path, llvm::StringRef Text);
+
 class ResultCache {
 public:
   ResultCache(std::string Dir, uint64_t MaxBytes) : Dir(std::move(Dir)), MaxBytes(MaxBytes) {}

@@ -105,6 +105,29 @@ static uint64_t drawValue(std::mt19937_64 &Rng, unsigned Width) {
   }
 }
 
+/// A value for the uniform leaf \p L: random, with its known zero bits and
+/// within its upper bound.
+static uint64_t drawUniformLeaf(std::mt19937_64 &Rng, const Term &L) {
+  uint64_t V = maskTo(drawValue(Rng, L.Width) << L.KnownZeroBits, L.Width);
+  if (L.UpperBound && V > L.UpperBound)
+    V = (V % (L.UpperBound + 1)) >> L.KnownZeroBits << L.KnownZeroBits;
+  return V;
+}
+
+/// Where lane \p Lane of warp \p W sits in its block (leaf values unset).
+static LaneValues positionOf(const SampledWarp &W, unsigned Lane) {
+  uint64_t Linear = W.Warp * 32 + Lane;
+  LaneValues V;
+  V.BlockDimX = W.Dx;
+  V.BlockDimY = W.Dy;
+  V.BlockDimZ = W.Dz;
+  V.ThreadX = Linear % W.Dx;
+  V.ThreadY = (Linear / W.Dx) % W.Dy;
+  V.ThreadZ = Linear / (W.Dx * W.Dy);
+  V.HardwareLane = Lane;
+  return V;
+}
+
 static SampledWarp drawWarp(std::mt19937_64 &Rng, bool Aligned) {
   SampledWarp S;
   if (Aligned) {
@@ -193,22 +216,11 @@ bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) 
     UniformValues.clear();
     for (TermRef L : Leaves)
       if (L->Op == TermOp::Uniform) {
-        uint64_t V = maskTo(drawValue(Rng, L->Width) << L->KnownZeroBits, L->Width);
-        if (L->UpperBound && V > L->UpperBound)
-          V = (V % (L->UpperBound + 1)) >> L->KnownZeroBits << L->KnownZeroBits;
-        UniformValues[L->Id] = V;
+        UniformValues[L->Id] = drawUniformLeaf(Rng, *L);
       }
     uint64_t Threads = W.Dx * W.Dy * W.Dz;
     auto LaneAt = [&](unsigned Lane) {
-      uint64_t Linear = W.Warp * 32 + Lane;
-      LaneValues V;
-      V.BlockDimX = W.Dx;
-      V.BlockDimY = W.Dy;
-      V.BlockDimZ = W.Dz;
-      V.ThreadX = Linear % W.Dx;
-      V.ThreadY = (Linear / W.Dx) % W.Dy;
-      V.ThreadZ = Linear / (W.Dx * W.Dy);
-      V.HardwareLane = Lane;
+      LaneValues V = positionOf(W, Lane);
       V.Leaf = [&](const Term &Leaf) -> uint64_t {
         if (Leaf.Op == TermOp::Uniform)
           return UniformValues.lookup(Leaf.Id);
@@ -588,10 +600,7 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
     PerLaneValues.clear();
     for (TermRef L : Leaves)
       if (L->Op == TermOp::Uniform && !BoundIndex.count(L->Id)) {
-        uint64_t V = maskTo(drawValue(Rng, L->Width) << L->KnownZeroBits, L->Width);
-        if (L->UpperBound && V > L->UpperBound)
-          V = (V % (L->UpperBound + 1)) >> L->KnownZeroBits << L->KnownZeroBits;
-        UniformValues[L->Id] = V;
+        UniformValues[L->Id] = drawUniformLeaf(Rng, *L);
       }
     uint64_t Threads = W.Dx * W.Dy * W.Dz;
     unsigned Lanes = static_cast<unsigned>(std::min<uint64_t>(32, Threads - W.Warp * 32));
@@ -599,15 +608,7 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
     llvm::SmallVector<llvm::SmallVector<uint64_t, 32>, 6> Table(Q.Bindings.size());
     bool Undefined = false;
     for (unsigned Lane = 0; Lane < Lanes && !Undefined; ++Lane) {
-      uint64_t Linear = W.Warp * 32 + Lane;
-      LaneValues V;
-      V.BlockDimX = W.Dx;
-      V.BlockDimY = W.Dy;
-      V.BlockDimZ = W.Dz;
-      V.ThreadX = Linear % W.Dx;
-      V.ThreadY = (Linear / W.Dx) % W.Dy;
-      V.ThreadZ = Linear / (W.Dx * W.Dy);
-      V.HardwareLane = Lane;
+      LaneValues V = positionOf(W, Lane);
       V.Leaf = [&](const Term &Leaf) -> uint64_t {
         if (Leaf.Op == TermOp::Uniform)
           return UniformValues.lookup(Leaf.Id);
