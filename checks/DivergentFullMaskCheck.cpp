@@ -105,9 +105,7 @@ static std::string maskText(const CollectiveSite &Site) {
                                                      : "its implicit full-warp mask";
   if (Site.Required && Site.Required->isAll())
     return "a full mask";
-  char Buf[32];
-  snprintf(Buf, sizeof Buf, "mask 0x%08x", Site.Required ? Site.Required->bits() : 0u);
-  return Buf;
+  return "mask " + hexMask(Site.Required ? Site.Required->bits() : 0u);
 }
 
 static std::string calleeName(const Stmt *At) {

@@ -25,12 +25,6 @@ void InconsistentMaskCheck::registerMatchers(MatchFinder *Finder) {
                      this);
 }
 
-static std::string hexMask(uint32_t Mask) {
-  char Text[16];
-  snprintf(Text, sizeof Text, "0x%08x", Mask);
-  return Text;
-}
-
 void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   UniformityRef Analysis =

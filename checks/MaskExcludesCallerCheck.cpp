@@ -75,8 +75,7 @@ void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &
   SourceLocation Loc = SM.getFileLoc(Mask->getBeginLoc());
   if (!Reported.insert(Loc).second)
     return;
-  char MaskText[16];
-  snprintf(MaskText, sizeof MaskText, "0x%08x", W.Mask);
+  std::string MaskText = hexMask(W.Mask);
   diag(Loc, "mask of %0 is computed from the lane and leaves the calling lane out: "
             "%select{lane %2 executes the call and passes %3, without its own bit|no lane "
             "that can reach the call has its own bit (lane %2 passes %3)}1; every calling lane "
@@ -121,8 +120,7 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
     SourceLocation Loc = SM.getFileLoc(Collective->maskLoc());
     if (!Reported.insert(Loc).second)
       continue;
-    char MaskText[16];
-    snprintf(MaskText, sizeof MaskText, "0x%08x", Site.Required->bits());
+    std::string MaskText = hexMask(Site.Required->bits());
     std::string Kind = describeKind(Site.Intrinsic->Kind).str();
     if (Typo) {
       auto D = diag(Loc, "mask %0 of %1 has only %2 bits and looks like a truncated "

@@ -53,11 +53,6 @@ static std::string readsWhat(const ShuffleSourceFinding &F) {
   return Text;
 }
 
-static std::string hexMask(uint32_t Mask) {
-  std::string Text;
-  llvm::raw_string_ostream(Text) << llvm::format("0x%08x", Mask);
-  return Text;
-}
 
 static std::string spelling(const Expr *E, const ASTContext &Ctx) {
   CharSourceRange Range = CharSourceRange::getTokenRange(E->getSourceRange());

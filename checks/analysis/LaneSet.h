@@ -16,6 +16,13 @@
 
 namespace warp_tidy {
 
+/// A 32-lane mask as users write it: `0x0000ffff`.
+inline std::string hexMask(uint32_t Mask) {
+  char Buf[16];
+  snprintf(Buf, sizeof Buf, "0x%08x", Mask);
+  return Buf;
+}
+
 class LaneSet {
 public:
   constexpr LaneSet() = default;
@@ -70,9 +77,7 @@ public:
     }
     // Many runs read badly as text; a hex set is what users write anyway.
     if (Runs > 3) {
-      char Buf[16];
-      snprintf(Buf, sizeof Buf, "0x%08x", Bits);
-      return std::string("lanes ") + Buf;
+      return "lanes " + hexMask(Bits);
     }
     if (count() == 1)
       return "lane " + Ranges;
