@@ -52,6 +52,7 @@ struct ProverStats {
   unsigned Questions = 0;      ///< sameInGroup calls (cache hits included)
   unsigned CacheHits = 0;
   unsigned SampledVarying = 0; ///< disproved by sampling, no solver
+  unsigned SharedHits = 0;     ///< settled by another prover of the process
   unsigned SolverQueries = 0;
   unsigned ProvedUniform = 0;  ///< solver said UNSAT
   unsigned SolverVarying = 0;  ///< solver said SAT
