@@ -782,8 +782,9 @@ static void canonicalKey(TermRef T, llvm::DenseMap<TermRef, unsigned> &Numbers,
 
 namespace {
 /// Answers the solver settled, shared by every prover of the process: the
-/// arch passes of one file and the files of one worker ask the same
-/// questions of the same headers, and an answer depends only on the
+/// arch passes of one file (and, in warp-clangd or the plugin, the files of
+/// one session) ask the same questions of the same headers, and an answer
+/// depends only on the
 /// canonical term, the group size and the warp model. Unknown answers are
 /// not shared (a wall-clock limit made them). Bounded: cleared when full.
 class SharedAnswers {
