@@ -12,6 +12,7 @@
 #include "ArchPasses.h"
 #include "PrecompiledPrologue.h"
 #include "SkippedWarpCode.h"
+#include "UserCodeScope.h"
 #include "analysis/ArchGuards.h"
 #include "analysis/TargetArchs.h"
 #include "clang-tidy/ClangTidy.h"
@@ -209,9 +210,10 @@ runPass(ClangTidyContext &Context, const tooling::CompilationDatabase &Database,
         const PrologueSettings &Prologue, PrologueOutcome &Outcome) {
   ArchDatabase Commands(Database, Arch);
   State.Current = &Record;
-  ConsumerHook Hook = [&State](CompilerInstance &CI, llvm::StringRef,
-                               std::unique_ptr<ASTConsumer> Checks) {
-    return withRecorder(CI, State, std::move(Checks));
+  const bool SystemHeaders = Context.getOptionsForFile(File).SystemHeaders.value_or(false);
+  ConsumerHook Hook = [&State, SystemHeaders](CompilerInstance &CI, llvm::StringRef,
+                                              std::unique_ptr<ASTConsumer> Checks) {
+    return withUserCodeScope(withRecorder(CI, State, std::move(Checks)), SystemHeaders);
   };
   std::vector<ClangTidyError> Errors = runClangTidyWithPrologue(
       Context, Commands, File, BaseFS, ApplyAnyFix, Prologue, Outcome, Hook);
