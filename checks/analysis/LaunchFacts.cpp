@@ -1,6 +1,7 @@
 //===--- LaunchFacts.cpp - What every launch in the unit says about a kernel ===//
 
 #include "LaunchFacts.h"
+#include "LocalWrites.h"
 #include "AstQueries.h"
 #include "LaneExpressions.h"
 

@@ -1,6 +1,7 @@
 //===--- ReductionResultLane.cpp - Which lane holds a reduction's total ---===//
 
 #include "ReductionResultLane.h"
+#include "LocalWrites.h"
 #include "AstQueries.h"
 #include "CollectiveCalls.h"
 #include "GuardFacts.h"
@@ -278,7 +279,7 @@ bool isLaneZeroTest(const Expr *Cond, bool Holds, const ASTContext &Ctx, unsigne
       return Add->getOpcode() == BO_Add &&
              (isThreadIdxX(Add->getLHS(), Ctx) || isThreadIdxX(Add->getRHS(), Ctx));
     if (const VarDecl *Var = referencedVar(E))
-      if (const Expr *Init = singleAssignmentInit(Var, Ctx))
+      if (const Expr *Init = singleAssignmentInit(Var))
         if (const auto *Add = dyn_cast<BinaryOperator>(stripValue(Init)))
           return Add->getOpcode() == BO_Add &&
                  (isThreadIdxX(Add->getLHS(), Ctx) || isThreadIdxX(Add->getRHS(), Ctx));
