@@ -36,9 +36,10 @@ bool PositionEnvironment::isWarpUniformLeaf(const Expr *E) {
   if (!Parm || !Parm->getType()->isIntegralOrEnumerationType())
     return false;
   const auto *Kernel = dyn_cast_or_null<FunctionDecl>(Parm->getDeclContext());
-  if (!Kernel || !Kernel->hasAttr<CUDAGlobalAttr>() || !Kernel->hasBody())
+  if (!Kernel || !Kernel->hasAttr<CUDAGlobalAttr>())
     return false;
-  return isNeverWrittenIn(Parm, Kernel->getBody());
+  const LocalWriteFacts *W = localWritesOf(Parm);
+  return W && !W->isWrittenAfterInit(Parm);
 }
 
 namespace {
