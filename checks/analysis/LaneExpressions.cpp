@@ -29,18 +29,6 @@ bool isWarpSizeValue(const Expr *E, const ASTContext &Ctx) {
 }
 
 // `obj.member()` on a cooperative-groups object; returns the member's name.
-// Cooperative groups declares thread_rank() and meta_group_rank() static on
-// some tile types, so `tile.thread_rank()` is then a plain CallExpr over a
-// MemberExpr rather than a CXXMemberCallExpr.
-const Expr *memberCallObject(const Expr *E) {
-  if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E))
-    return MC->getImplicitObjectArgument();
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(E))
-    if (const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-      return ME->getBase();
-  return nullptr;
-}
-
 static llvm::StringRef cgMemberCall(const Expr *E, QualType *ObjectType) {
   const Expr *Obj = memberCallObject(E);
   const auto *Call = dyn_cast_or_null<CallExpr>(E);

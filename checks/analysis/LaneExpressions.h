@@ -14,6 +14,8 @@
 #ifndef WARP_TIDY_ANALYSIS_LANEEXPRESSIONS_H
 #define WARP_TIDY_ANALYSIS_LANEEXPRESSIONS_H
 
+#include "LaneIdentity.h"
+
 namespace clang {
 class ASTContext;
 class Expr;
@@ -58,10 +60,6 @@ bool mentionsThreadPosition(const clang::Expr *E, const clang::ASTContext &Ctx);
 
 /// True when \p E is `warpSize` or a constant 32.
 bool isWarpSizeValue(const clang::Expr *E, const clang::ASTContext &Ctx);
-
-/// The object of a member call (`tile` in `tile.thread_rank()`), whether the
-/// member is static or not; null for other expressions.
-const clang::Expr *memberCallObject(const clang::Expr *E);
 
 } // namespace warp_tidy
 

@@ -73,17 +73,6 @@ bool isThreadBlockType(QualType T) {
   return RD && RD->getIdentifier() && RD->getName() == "thread_block";
 }
 
-// The object of `obj.member()`, whether the member is static or not
-// (cooperative groups declares thread_rank() static on some tile types,
-// which makes the call a plain CallExpr over a MemberExpr).
-const Expr *memberObject(const CallExpr *Call) {
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    return MC->getImplicitObjectArgument();
-  if (const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-    return ME->getBase();
-  return nullptr;
-}
-
 // Parentheses, implicit conversions, temporaries and explicit conversions to
 // an integer type of at least 32 bits: none of them changes a thread or lane
 // index (a narrower cast could).
@@ -188,7 +177,7 @@ struct Recogniser {
         (Callee->getName() == "__nvvm_read_ptx_sreg_laneid" ||
          Callee->getName() == "get_sreg_laneid"))
       return make(PositionForm::Lane);
-    if (const Expr *Obj = memberObject(Call); Obj && Callee && Callee->getIdentifier()) {
+    if (const Expr *Obj = memberCallObject(Call); Obj && Callee && Callee->getIdentifier()) {
       llvm::StringRef Name = Callee->getName();
       QualType ObjType = Obj->IgnoreParenImpCasts()->getType();
       unsigned N = tileSizeOfCall(Call);
@@ -328,6 +317,15 @@ struct Recogniser {
 };
 
 } // namespace
+
+const Expr *memberCallObject(const Expr *E) {
+  if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E))
+    return MC->getImplicitObjectArgument();
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(E))
+    if (const auto *ME = dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      return ME->getBase();
+  return nullptr;
+}
 
 PositionForm positionForm(const Expr *E, const ASTContext &Ctx, PositionEnvironment &Env) {
   return Recogniser{Ctx, Env}.form(E, 0, /*InHelper=*/false);

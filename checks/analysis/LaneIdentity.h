@@ -97,6 +97,12 @@ public:
   virtual bool isWarpUniformLeaf(const clang::Expr *E);
 };
 
+/// The object of a member call (`tile` in `tile.thread_rank()`), whether the
+/// member is static or not (cooperative groups declares thread_rank() static
+/// on some tile types, which makes the call a plain CallExpr over a
+/// MemberExpr); null for other expressions.
+const clang::Expr *memberCallObject(const clang::Expr *E);
+
 /// The form of \p E (see the file comment).
 PositionForm positionForm(const clang::Expr *E, const clang::ASTContext &Ctx,
                           PositionEnvironment &Env);
