@@ -3,7 +3,6 @@
 #include "GuardFacts.h"
 #include "LocalWrites.h"
 #include "AstQueries.h"
-#include "LaneExpressions.h"
 #include "ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

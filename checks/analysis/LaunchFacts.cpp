@@ -3,7 +3,6 @@
 #include "LaunchFacts.h"
 #include "LocalWrites.h"
 #include "AstQueries.h"
-#include "LaneExpressions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"

@@ -223,15 +223,18 @@ TEST(LaneIdentity, UnalignedBlocks) {
   auto P = parse(R"cuda(
     __global__ void k() {
       cg::thread_block block;
-      use(threadIdx.x & 31);                                // 0
-      use((threadIdx.x + blockDim.x * threadIdx.y) & 31);   // 1
-      use(block.thread_rank());                             // 2
+      use((threadIdx.x + blockDim.x * threadIdx.y) & 31);   // 0
+      use(block.thread_rank());                             // 1
+      use(threadIdx.y);                                     // 2
     })cuda", "k");
   ASSERT_TRUE(P);
   PositionEnvironment Unaligned(/*AssumeWarpAlignedBlocks=*/false);
-  EXPECT_EQ(positionForm(P->C.Uses[0], P->ctx(), Unaligned).Kind, K::Lane);
+  EXPECT_EQ(positionForm(P->C.Uses[0], P->ctx(), Unaligned).Kind, K::Other);
   EXPECT_EQ(positionForm(P->C.Uses[1], P->ctx(), Unaligned).Kind, K::Other);
   EXPECT_EQ(positionForm(P->C.Uses[2], P->ctx(), Unaligned).Kind, K::Other);
+  PositionEnvironment Aligned;
+  EXPECT_EQ(positionForm(P->C.Uses[0], P->ctx(), Aligned).Kind, K::Lane);
+  EXPECT_EQ(positionForm(P->C.Uses[2], P->ctx(), Aligned).Kind, K::WarpUniform);
 }
 
 // A local stands for its initialiser only while nothing else writes it.
