@@ -127,10 +127,10 @@ TEST(UniformityPieces, LocalVariables) {
   ASSERT_NE(F->P->singleDefinition(A), nullptr);
   EXPECT_EQ(F->P->singleDefinition(A), A->getInit());
   EXPECT_EQ(F->P->singleDefinition(B), nullptr);
-  EXPECT_TRUE(F->P->Mutated.count(B));
-  EXPECT_FALSE(F->P->Mutated.count(A));
-  EXPECT_TRUE(F->P->AsmLaneVars.count(L));
-  EXPECT_FALSE(F->P->AsmLaneVars.count(A));
+  EXPECT_TRUE(F->P->isMutated(B));
+  EXPECT_FALSE(F->P->isMutated(A));
+  EXPECT_TRUE(F->P->isAsmLaneVar(L));
+  EXPECT_FALSE(F->P->isAsmLaneVar(A));
 }
 
 // ControlDivergence.cpp: divergent branches, early exits, sources.

@@ -3,6 +3,7 @@
 // for the CUDA headers (clang's own built-in variables, declared
 // intrinsics) so that each test parses in milliseconds.
 #include "analysis/LaneExpressions.h"
+#include "analysis/LocalWrites.h"
 #include "analysis/Uniformity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -427,7 +428,7 @@ const VarDecl *localNamed(const FunctionDecl *FD, llvm::StringRef Name) {
 }
 } // namespace
 
-// The write-once query caches one body's writes per thread; one process that
+// The write-once query caches one body's writes per translation unit; one process that
 // analyses unit after unit (clangd, the plugin) must get each unit's own
 // answer without anybody resetting the cache.
 TEST(LaneExpressions, WriteCacheFollowsTheTranslationUnit) {
@@ -439,7 +440,7 @@ TEST(LaneExpressions, WriteCacheFollowsTheTranslationUnit) {
     ASSERT_TRUE(K);
     const VarDecl *Lane = localNamed(K, "lane");
     ASSERT_TRUE(Lane);
-    EXPECT_EQ(singleAssignmentInit(Lane, P.AST->getASTContext()) == nullptr, Written)
+    EXPECT_EQ(singleAssignmentInit(Lane) == nullptr, Written)
         << "round " << Round;
   }
 }
