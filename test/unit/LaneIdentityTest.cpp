@@ -10,6 +10,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
+#include "CudaTestUnits.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -17,13 +18,9 @@ using namespace warp_tidy;
 
 namespace {
 
-// Stand-ins for CUDA's and cooperative groups' declarations, in a system
-// header as the real ones are.
-const char *Prelude = R"cuda(
-# 1 "cuda_stand_in.h" 3
-#define __device__ __attribute__((device))
-#define __global__ __attribute__((global))
-#include "__clang_cuda_builtin_vars.h"
+// Stand-ins for CUDA's and cooperative groups' declarations
+// (CudaTestUnits.h).
+const std::string Prelude = test::cudaStandIns(R"cuda(
 namespace cooperative_groups {
 struct thread_block { __device__ unsigned thread_rank() const; };
 template <unsigned N> struct thread_block_tile {
@@ -33,9 +30,9 @@ template <unsigned N> struct thread_block_tile {
 struct coalesced_group { __device__ unsigned thread_rank() const; };
 } // namespace cooperative_groups
 namespace cg = cooperative_groups;
-# 1 "input.cu"
-__device__ void use(long long);
-)cuda";
+)cuda",
+                                              R"cuda(__device__ void use(long long);
+)cuda");
 
 /// The arguments of `use(x)` calls and the named locals of one function.
 struct Collected : RecursiveASTVisitor<Collected> {
@@ -63,18 +60,11 @@ struct Parsed {
 };
 
 std::unique_ptr<Parsed> parse(const std::string &Code, llvm::StringRef Function) {
-  std::vector<std::string> Args = {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_75",
-                                   "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version",
-                                   "-std=c++17", "-resource-dir", WARP_TIDY_CLANG_RESOURCE_DIR,
-                                   "-isystem", std::string(WARP_TIDY_CLANG_RESOURCE_DIR) + "/include"};
   auto P = std::make_unique<Parsed>();
-  P->AST = tooling::buildASTFromCodeWithArgs(Prelude + Code, Args, "input.cu");
+  P->AST = test::parseCudaUnit(Prelude + Code, {"-std=c++17"});
   if (!P->AST)
     return nullptr;
-  for (const Decl *D : P->ctx().getTranslationUnitDecl()->decls())
-    if (const auto *F = dyn_cast<FunctionDecl>(D))
-      if (F->getName() == Function && F->hasBody())
-        P->FD = F;
+  P->FD = test::findFunction(P->ctx(), Function);
   if (!P->FD)
     return nullptr;
   P->C.TraverseDecl(const_cast<FunctionDecl *>(P->FD));
