@@ -98,7 +98,10 @@ public:
   /// backstop besides the deterministic effort bound (rlimit) that makes
   /// answers independent of the machine; 0: no wall-clock bound (tests, so
   /// that machine load cannot turn an answer into Unknown).
-  static constexpr unsigned DefaultWallClockLimitMs = 2000;
+  /// 20 s: far above what the effort bound allows on an idle machine, so
+  /// that load does not decide answers (at 2 s, proofs of 100-300 ms timed
+  /// out under a load of 10 on 2 cores and brought a false positive back).
+  static constexpr unsigned DefaultWallClockLimitMs = 20000;
   explicit UniformityProver(bool WarpAlignedBlocks,
                             unsigned WallClockLimitMs = DefaultWallClockLimitMs);
   ~UniformityProver();
