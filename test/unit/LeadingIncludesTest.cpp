@@ -1,0 +1,51 @@
+//===--- LeadingIncludesTest.cpp - The #include lines a unit starts with --===//
+
+#include "LeadingIncludes.h"
+#include <gtest/gtest.h>
+
+using warp_tidy::leadingIncludes;
+using Lines = std::vector<std::string>;
+
+TEST(LeadingIncludes, CommentsBlankLinesAndSpellingsAreNormalised) {
+  EXPECT_EQ(leadingIncludes("// Copyright\n"
+                            "/* licence\n   text */\n"
+                            "\n"
+                            "#include \"common.cuh\"   // the basics\n"
+                            "  #  include   <cstdint>\n"
+                            "#include/**/\"b.h\" /* x */\n"
+                            "\n"
+                            "__global__ void k() {}\n"),
+            (Lines{"#include \"common.cuh\"", "#include <cstdint>", "#include \"b.h\""}));
+}
+
+TEST(LeadingIncludes, StopsAtTheFirstOtherLine) {
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#define X 1\n#include \"b.h\"\n"),
+            (Lines{"#include \"a.h\""}));
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X\n#include \"b.h\"\n#endif\n"),
+            (Lines{"#include \"a.h\""}));
+  EXPECT_EQ(leadingIncludes("#pragma once\n#include \"a.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("int x;\n#include \"a.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes(""), Lines{});
+}
+
+TEST(LeadingIncludes, OnlyPlainIncludesOfAKnownName) {
+  EXPECT_EQ(leadingIncludes("#include_next <a.h>\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#import \"a.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#include HEADER\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#include \"a.h\n\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#include \"a.h\" int x;\n"), Lines{});
+}
+
+TEST(LeadingIncludes, ContinuedLinesAndCommentsSpanningLinesStop) {
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#include \\\n\"b.h\"\n"),
+            (Lines{"#include \"a.h\""}));
+  EXPECT_EQ(leadingIncludes("#include \"a.h\" // note \\\n#include \"b.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#include \"a.h\" /* one\n two */ int x;\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("/* one\n two */ #include \"a.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("/* unterminated\n#include \"a.h\"\n"), Lines{});
+}
+
+TEST(LeadingIncludes, WindowsLineEndsAndByteOrderMark) {
+  EXPECT_EQ(leadingIncludes("\xEF\xBB\xBF#include \"a.h\"\r\n#include <b>\r\nint x;\r\n"),
+            (Lines{"#include \"a.h\"", "#include <b>"}));
+}

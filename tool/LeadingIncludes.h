@@ -1,0 +1,34 @@
+//===--- LeadingIncludes.h - The #include lines a CUDA unit starts with ---===//
+//
+// Most units of a project start with the same few includes of its own
+// headers (ggml-cuda: `#include "common.cuh"`), and those headers are most of
+// the unit's parse. The shared precompiled prologue (PrecompiledPrologue.h)
+// can hold them too, for every unit that starts with the same lines. This
+// finds those lines: the main file's first directives, after comments and
+// blank lines, that are `#include "..."` or `#include <...>`, up to the first
+// line that is anything else (a `#define`, an `#if`, code, an `#include` of
+// a macro, `#include_next`, `#import`). Done on the text alone, before any
+// parse; each line comes back in one spelling, so that whitespace and
+// comments do not make two units' blocks differ.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_TOOL_LEADINGINCLUDES_H
+#define WARP_TIDY_TOOL_LEADINGINCLUDES_H
+
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace warp_tidy {
+
+/// The leading `#include` lines of \p Source, each spelled
+/// `#include "name"` or `#include <name>`; empty when it starts otherwise.
+std::vector<std::string> leadingIncludes(llvm::StringRef Source);
+
+/// The lines joined as the text of a file (one per line).
+std::string leadingIncludesText(const std::vector<std::string> &Lines);
+
+} // namespace warp_tidy
+
+#endif
