@@ -31,8 +31,8 @@ bool skipBlanks(StringRef &Text, bool &CrossedLine) {
 
 } // namespace
 
-std::vector<std::string> leadingIncludes(StringRef Source) {
-  std::vector<std::string> Lines;
+LeadingIncludeBlock leadingIncludes(StringRef Source) {
+  LeadingIncludeBlock Lines;
   StringRef Text = Source;
   if (Text.starts_with("\xEF\xBB\xBF"))
     Text = Text.drop_front(3);
@@ -85,7 +85,8 @@ std::vector<std::string> leadingIncludes(StringRef Source) {
         return Lines;
       Text = LineEnd == StringRef::npos ? StringRef() : Text.drop_front(LineEnd);
     }
-    Lines.push_back("#include " + Name.str());
+    Lines.Lines.push_back("#include " + Name.str());
+    Lines.End = Source.size() - Text.size() + (Text.starts_with("\n") ? 1 : 0);
   }
 }
 

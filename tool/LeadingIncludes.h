@@ -9,7 +9,8 @@
 // line that is anything else (a `#define`, an `#if`, code, an `#include` of
 // a macro, `#include_next`, `#import`). Done on the text alone, before any
 // parse; each line comes back in one spelling, so that whitespace and
-// comments do not make two units' blocks differ.
+// comments do not make two units' blocks differ, with the offset where the
+// block ends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +23,17 @@
 
 namespace warp_tidy {
 
-/// The leading `#include` lines of \p Source, each spelled
-/// `#include "name"` or `#include <name>`; empty when it starts otherwise.
-std::vector<std::string> leadingIncludes(llvm::StringRef Source);
+struct LeadingIncludeBlock {
+  /// Each line spelled `#include "name"` or `#include <name>`; empty when
+  /// the file starts otherwise.
+  std::vector<std::string> Lines;
+  /// The offset just past the last of them (its line's end): the unit's own
+  /// parse starts there when a PCH holds them.
+  size_t End = 0;
+};
+
+/// The leading `#include` lines of \p Source.
+LeadingIncludeBlock leadingIncludes(llvm::StringRef Source);
 
 /// The lines joined as the text of a file (one per line).
 std::string leadingIncludesText(const std::vector<std::string> &Lines);

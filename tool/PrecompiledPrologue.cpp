@@ -130,6 +130,7 @@ public:
 struct LeadingBlock {
   std::string Text;
   std::string Directory;
+  size_t End = 0; ///< Where the block ends in the unit's main file.
   bool empty() const { return Text.empty(); }
 };
 
@@ -140,7 +141,9 @@ LeadingBlock leadingBlock(const FrontendInputFile &Input, FileManager &Files) {
   auto Buffer = Files.getBufferForFile(Input.getFile());
   if (!Buffer)
     return Block;
-  Block.Text = leadingIncludesText(leadingIncludes((*Buffer)->getBuffer()));
+  LeadingIncludeBlock Found = leadingIncludes((*Buffer)->getBuffer());
+  Block.Text = leadingIncludesText(Found.Lines);
+  Block.End = Found.End;
   if (Block.Text.empty())
     return Block;
   SmallString<256> Main(Input.getFile());
@@ -175,8 +178,7 @@ std::vector<unsigned> commandTargets(const PreprocessorOptions &PP) {
 }
 
 /// The PCH build with leading user headers: also records their arch guards
-/// (ArchGuardRecord.h), and makes sure that including them again after the
-/// PCH, as the unit does, is a no-op.
+/// (ArchGuardRecord.h).
 class LeadingPchAction : public GeneratePCHAction {
 public:
   std::optional<json::Value> Record;
@@ -206,19 +208,6 @@ private:
         : Action(Action), PP(PP), Map(std::move(Map)) {}
     void HandleTranslationUnit(ASTContext &) override {
       const SourceManager &SM = PP.getSourceManager();
-      FileID Main = SM.getMainFileID();
-      for (unsigned I = 1, N = SM.local_sloc_entry_size(); I < N; ++I) {
-        const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
-        if (!E.isFile() || !E.getFile().getIncludeLoc().isValid() ||
-            SM.getFileID(E.getFile().getIncludeLoc()) != Main)
-          continue;
-        OptionalFileEntryRef File = E.getFile().getContentCache().OrigEntry;
-        if (File && !PP.getHeaderSearchInfo().isFileMultipleIncludeGuarded(*File)) {
-          Action.Problem = "'" + File->getName().str() +
-                           "' has no include guard: the unit's own #include would read it again";
-          return;
-        }
-      }
       Action.Record = guardRecordToJson(*Map, SM);
       if (!Action.Record)
         Action.Problem = "an arch guard of the leading headers lies in a macro expansion";
@@ -485,7 +474,8 @@ std::string PchStore::acquire(const CompilerInvocation &Unit, size_t PrologueInc
   auto Use = [&](std::vector<FileStamp> Deps) {
     Outcome.What = PrologueOutcome::Used;
     llvm::append_range(Outcome.Deps, Deps);
-    debug("using '" + Pch + "'");
+    debug("using '" + Pch + "'" +
+          (Leading.empty() ? "" : " (it holds the unit's leading #include lines too)"));
     return Pch;
   };
 
@@ -655,9 +645,11 @@ public:
         Pch = Store->acquire(*Invocation, Prologue, Leading, *Files, PCHContainerOps, Outcome);
       if (!Pch.empty()) {
         // Every `-include` is in it, before the block, as in the unit; the
-        // unit's own #include lines then find their headers already read.
+        // unit's own parse starts after its #include lines (clang's
+        // preamble skip), so each header is read once, as without the PCH.
         PP.Includes.clear();
         UserHeadersInPch = true;
+        LeadingEnd = Leading.End;
       } else {
         Pch = Store->acquire(*Invocation, Prologue, LeadingBlock(), *Files, PCHContainerOps,
                              Outcome);
@@ -688,6 +680,9 @@ private:
           Factory.ConsumerFactory.createASTConsumer(Compiler, File);
       if (Factory.Hook && Checks)
         Checks = Factory.Hook(Compiler, File, std::move(Checks));
+      if (Factory.UsePch && Factory.UserHeadersInPch)
+        Compiler.getPreprocessor().setSkipMainFilePreamble(Factory.LeadingEnd,
+                                                          /*StartOfLine=*/true);
       if (!Factory.UsePch || !Checks)
         return Checks;
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
@@ -706,6 +701,7 @@ private:
   const ConsumerHook &Hook;
   bool UsePch = false;
   bool UserHeadersInPch = false;
+  size_t LeadingEnd = 0;
 };
 
 /// Holds back what the process writes to stderr (clang's "N warnings

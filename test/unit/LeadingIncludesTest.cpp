@@ -3,7 +3,9 @@
 #include "LeadingIncludes.h"
 #include <gtest/gtest.h>
 
-using warp_tidy::leadingIncludes;
+static std::vector<std::string> leadingIncludes(llvm::StringRef Source) {
+  return warp_tidy::leadingIncludes(Source).Lines;
+}
 using Lines = std::vector<std::string>;
 
 TEST(LeadingIncludes, CommentsBlankLinesAndSpellingsAreNormalised) {
@@ -48,4 +50,11 @@ TEST(LeadingIncludes, ContinuedLinesAndCommentsSpanningLinesStop) {
 TEST(LeadingIncludes, WindowsLineEndsAndByteOrderMark) {
   EXPECT_EQ(leadingIncludes("\xEF\xBB\xBF#include \"a.h\"\r\n#include <b>\r\nint x;\r\n"),
             (Lines{"#include \"a.h\"", "#include <b>"}));
+}
+
+TEST(LeadingIncludes, EndIsPastTheLastIncludeLine) {
+  llvm::StringRef Source = "// c\n#include \"a.h\" // x\n\n#include <b>\nint x;\n";
+  EXPECT_EQ(warp_tidy::leadingIncludes(Source).End, Source.find("int x"));
+  EXPECT_EQ(warp_tidy::leadingIncludes("#include <b>").End, 12u);
+  EXPECT_EQ(warp_tidy::leadingIncludes("int x;\n").End, 0u);
 }
