@@ -1,6 +1,7 @@
 //===--- LeadingIncludes.cpp - The #include lines a CUDA unit starts with -===//
 
 #include "LeadingIncludes.h"
+#include <algorithm>
 
 using namespace llvm;
 
@@ -86,15 +87,30 @@ LeadingIncludeBlock leadingIncludes(StringRef Source) {
       Text = LineEnd == StringRef::npos ? StringRef() : Text.drop_front(LineEnd);
     }
     Lines.Lines.push_back("#include " + Name.str());
-    Lines.End = Source.size() - Text.size() + (Text.starts_with("\n") ? 1 : 0);
+    Lines.Ends.push_back(Source.size() - Text.size() + (Text.starts_with("\n") ? 1 : 0));
   }
 }
 
-std::string leadingIncludesText(const std::vector<std::string> &Lines) {
+std::string leadingIncludesText(const std::vector<std::string> &Lines, size_t Count) {
   std::string Text;
-  for (const std::string &L : Lines)
-    Text += L + "\n";
+  for (size_t I = 0; I < Lines.size() && I < Count; ++I)
+    Text += Lines[I] + "\n";
   return Text;
+}
+
+std::vector<size_t> sharedLeadingLines(const std::vector<std::vector<std::string>> &Blocks,
+                                       const std::vector<std::string> &Directories) {
+  std::vector<size_t> Shared(Blocks.size(), 0);
+  for (size_t A = 0; A < Blocks.size(); ++A)
+    for (size_t B = 0; B < Blocks.size(); ++B) {
+      if (A == B || Directories[A] != Directories[B])
+        continue;
+      size_t N = 0;
+      while (N < Blocks[A].size() && N < Blocks[B].size() && Blocks[A][N] == Blocks[B][N])
+        ++N;
+      Shared[A] = std::max(Shared[A], N);
+    }
+  return Shared;
 }
 
 } // namespace warp_tidy

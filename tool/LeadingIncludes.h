@@ -27,16 +27,22 @@ struct LeadingIncludeBlock {
   /// Each line spelled `#include "name"` or `#include <name>`; empty when
   /// the file starts otherwise.
   std::vector<std::string> Lines;
-  /// The offset just past the last of them (its line's end): the unit's own
-  /// parse starts there when a PCH holds them.
-  size_t End = 0;
+  /// The offset just past each of them (its line's end): the unit's own
+  /// parse starts there when a PCH holds the lines up to that one.
+  std::vector<size_t> Ends;
 };
 
 /// The leading `#include` lines of \p Source.
 LeadingIncludeBlock leadingIncludes(llvm::StringRef Source);
 
-/// The lines joined as the text of a file (one per line).
-std::string leadingIncludesText(const std::vector<std::string> &Lines);
+/// The first \p Count lines joined as the text of a file (one per line).
+std::string leadingIncludesText(const std::vector<std::string> &Lines, size_t Count);
+
+/// For each of \p Blocks, how many of its leading lines another block of
+/// the same directory \p Directories starts with too: what a shared PCH of
+/// a run over these units may hold (0: none shared).
+std::vector<size_t> sharedLeadingLines(const std::vector<std::vector<std::string>> &Blocks,
+                                       const std::vector<std::string> &Directories);
 
 } // namespace warp_tidy
 

@@ -134,16 +134,19 @@ struct LeadingBlock {
   bool empty() const { return Text.empty(); }
 };
 
-LeadingBlock leadingBlock(const FrontendInputFile &Input, FileManager &Files) {
+LeadingBlock leadingBlock(const FrontendInputFile &Input, FileManager &Files, size_t MaxLines) {
   LeadingBlock Block;
-  if (!Input.isFile())
+  if (!Input.isFile() || !MaxLines)
     return Block;
   auto Buffer = Files.getBufferForFile(Input.getFile());
   if (!Buffer)
     return Block;
   LeadingIncludeBlock Found = leadingIncludes((*Buffer)->getBuffer());
-  Block.Text = leadingIncludesText(Found.Lines);
-  Block.End = Found.End;
+  size_t Count = std::min(MaxLines, Found.Lines.size());
+  if (!Count)
+    return Block;
+  Block.Text = leadingIncludesText(Found.Lines, Count);
+  Block.End = Found.Ends[Count - 1];
   if (Block.Text.empty())
     return Block;
   SmallString<256> Main(Input.getFile());
@@ -237,6 +240,8 @@ public:
   /// The PCH at \p Pch gave a parse that the plain parse contradicts:
   /// drop it, and parse plainly for a while.
   void reject(StringRef Pch, StringRef Why);
+
+  const PrologueSettings &settings() const { return Settings; }
 
 private:
   std::string key(const CompilerInvocation &Unit, const LeadingBlock &Leading,
@@ -639,7 +644,8 @@ public:
         Invocation->getFrontendOpts().Inputs.size() == 1) {
       // First a PCH that also holds the unit's leading includes, shared by
       // the units that start with the same ones; else the prologue alone.
-      LeadingBlock Leading = leadingBlock(Invocation->getFrontendOpts().Inputs.front(), *Files);
+      LeadingBlock Leading = leadingBlock(Invocation->getFrontendOpts().Inputs.front(), *Files,
+                                          Store->settings().LeadingLines);
       std::string Pch;
       if (!Leading.empty())
         Pch = Store->acquire(*Invocation, Prologue, Leading, *Files, PCHContainerOps, Outcome);

@@ -41,6 +41,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -59,6 +60,9 @@ struct PrologueSettings {
   /// How long a unit waits for another process building its PCH before it
   /// parses plainly.
   unsigned WaitSeconds = 60;
+  /// How many of the unit's leading #include lines the PCH may hold (a
+  /// whole-project run gives each unit the ones it shares with another).
+  size_t LeadingLines = SIZE_MAX;
 };
 
 /// What the prologue did for one analysis.

@@ -54,7 +54,19 @@ TEST(LeadingIncludes, WindowsLineEndsAndByteOrderMark) {
 
 TEST(LeadingIncludes, EndIsPastTheLastIncludeLine) {
   llvm::StringRef Source = "// c\n#include \"a.h\" // x\n\n#include <b>\nint x;\n";
-  EXPECT_EQ(warp_tidy::leadingIncludes(Source).End, Source.find("int x"));
-  EXPECT_EQ(warp_tidy::leadingIncludes("#include <b>").End, 12u);
-  EXPECT_EQ(warp_tidy::leadingIncludes("int x;\n").End, 0u);
+  EXPECT_EQ(warp_tidy::leadingIncludes(Source).Ends,
+            (std::vector<size_t>{Source.find("\n\n") + 1, Source.find("int x")}));
+  EXPECT_EQ(warp_tidy::leadingIncludes("#include <b>").Ends, std::vector<size_t>{12});
+  EXPECT_TRUE(warp_tidy::leadingIncludes("int x;\n").Ends.empty());
+}
+
+TEST(LeadingIncludes, SharedPrefixesPerDirectory) {
+  std::vector<std::vector<std::string>> Blocks = {
+      {"#include \"common.cuh\"", "#include \"a.cuh\""},
+      {"#include \"common.cuh\"", "#include \"b.cuh\""},
+      {"#include \"own.cuh\""},
+      {"#include \"common.cuh\"", "#include \"a.cuh\"", "#include <x>"},
+      {"#include \"common.cuh\""}};
+  std::vector<std::string> Dirs = {"/p", "/p", "/p", "/p", "/q"};
+  EXPECT_EQ(warp_tidy::sharedLeadingLines(Blocks, Dirs), (std::vector<size_t>{2, 1, 0, 2, 0}));
 }
