@@ -220,9 +220,9 @@ cl::opt<unsigned> MaxArchPasses(
 cl::opt<bool> NoPch(
     "no-pch",
     cl::desc("Do not use the shared precompiled prologue (a PCH of clang's CUDA "
-             "wrapper headers and warp-tidy's shims, built once per set of flags in "
-             "<cache-dir>/pch); every unit is then parsed from scratch. The results "
-             "are the same either way."),
+             "wrapper headers, warp-tidy's shims and the unit's leading #include "
+             "lines, built once per set of flags and lines in <cache-dir>/pch); every "
+             "unit is then parsed from scratch. The results are the same either way."),
     cl::cat(Category));
 cl::opt<std::string> CacheDir(
     "cache-dir",
