@@ -172,10 +172,11 @@ def load():
 
 
 SOLVER_LINE = re.compile(
-    r"warp-tidy solver: (\d+) questions \((\d+) cached, (\d+) disproved by sampling\), "
+    r"warp-tidy solver: (\d+) questions \((\d+) cached, (\d+) disproved by sampling, "
+    r"(\d+) answered by an earlier unit or pass\), "
     r"(\d+) solver queries \((\d+) proved uniform, (\d+) varying, (\d+) unknown/limit\), "
     r"([0-9.]+) ms in the solver")
-SOLVER_FIELDS = ("questions", "cached", "sampled", "queries", "proved", "varying", "unknown", "ms")
+SOLVER_FIELDS = ("questions", "cached", "sampled", "shared", "queries", "proved", "varying", "unknown", "ms")
 
 
 def solver_stats(tidy):
@@ -305,7 +306,8 @@ def main():
               f"{pch_total:.3f}, median peak-memory ratio {pch_mem:.3f}")
         solver = {k: sum(r["solver"][k] for r in rows) for k in SOLVER_FIELDS}
         print(f"uniformity prover: {solver['questions']} questions ({solver['cached']} cached, "
-              f"{solver['sampled']} disproved by sampling), {solver['queries']} solver queries "
+              f"{solver['sampled']} disproved by sampling, {solver['shared']} answered by an "
+              f"earlier unit or pass), {solver['queries']} solver queries "
               f"({solver['proved']} proved uniform, {solver['varying']} varying, "
               f"{solver['unknown']} unknown or over the limit), {solver['ms']:.1f} ms in the solver")
 

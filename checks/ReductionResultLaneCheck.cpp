@@ -1,7 +1,6 @@
 //===--- ReductionResultLaneCheck.cpp - warp-reduction-result-lane --------===//
 
 #include "ReductionResultLaneCheck.h"
-#include "analysis/LaneExpressions.h"
 #include "analysis/ReductionResultLane.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -13,7 +12,6 @@ namespace warp_tidy {
 
 void ReductionResultLaneCheck::onStartOfTranslationUnit() {
   Reported.clear();
-  resetLaneExpressionCache();
 }
 
 void ReductionResultLaneCheck::registerMatchers(MatchFinder *Finder) {

@@ -3,7 +3,6 @@
 #include "UnguardedPartialsReadCheck.h"
 #include "analysis/CheckMatchers.h"
 #include "analysis/PartialsRead.h"
-#include "analysis/LaneExpressions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
@@ -15,7 +14,6 @@ namespace warp_tidy {
 
 void UnguardedPartialsReadCheck::onStartOfTranslationUnit() {
   Reported.clear();
-  resetLaneExpressionCache();
 }
 
 // The option is read as text: the bool overloads of OptionsView are not

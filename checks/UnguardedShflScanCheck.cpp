@@ -3,7 +3,6 @@
 #include "UnguardedShflScanCheck.h"
 #include "analysis/CheckMatchers.h"
 #include "analysis/ScanPatterns.h"
-#include "analysis/LaneExpressions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
@@ -15,7 +14,6 @@ namespace warp_tidy {
 
 void UnguardedShflScanCheck::onStartOfTranslationUnit() {
   Reported.clear();
-  resetLaneExpressionCache();
 }
 
 void UnguardedShflScanCheck::registerMatchers(MatchFinder *Finder) {

@@ -11,23 +11,20 @@
 
 #include "ArchPasses.h"
 #include "PrecompiledPrologue.h"
+#include "SkippedWarpCode.h"
+#include "UserCodeScope.h"
 #include "analysis/ArchGuards.h"
-#include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
-#include "analysis/WarpIntrinsics.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/MultiplexConsumer.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -82,174 +79,10 @@ struct PassRecord {
   std::vector<BranchRecord> Branches;
 };
 
-/// Library names that stand for warp-level code even though their bodies
-/// live in system headers the recorder does not look into.
-bool namesWarpLibrary(llvm::StringRef Name) {
-  static const llvm::StringSet<> Names = {
-      "cub",           "WarpReduce",       "WarpScan",         "WarpExchange",
-      "WarpLoad",      "WarpStore",        "WarpMergeSort",    "tiled_partition",
-      "coalesced_threads", "thread_block_tile", "coalesced_group", "labeled_partition",
-      "binary_partition",  "wmma",             "asm",              "__asm__",
-      "__asm"};
-  return Names.contains(Name);
-}
-
-bool namesWarpIntrinsic(llvm::StringRef Name) {
-  static const llvm::StringSet<> Names = [] {
-    llvm::StringSet<> S;
-    for (const WarpIntrinsic &I : allWarpIntrinsics())
-      S.insert(I.Name);
-    return S;
-  }();
-  return Names.contains(Name);
-}
-
-/// The name a call is made through, also in templates (dependent callees).
-llvm::StringRef calleeName(const CallExpr *Call) {
-  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
-    return Ref->getDecl()->getIdentifier() ? Ref->getDecl()->getName() : "";
-  if (const auto *Member = dyn_cast<MemberExpr>(Callee))
-    return Member->getMemberDecl()->getIdentifier() ? Member->getMemberDecl()->getName()
-                                                    : "";
-  if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Callee))
-    return Lookup->getName().isIdentifier() ? Lookup->getName().getAsIdentifierInfo()->getName()
-                                            : "";
-  if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
-    return Member->getMemberName().isIdentifier()
-               ? Member->getMemberName().getAsIdentifierInfo()->getName()
-               : "";
-  if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
-    return Member->getMember().isIdentifier()
-               ? Member->getMember().getAsIdentifierInfo()->getName()
-               : "";
-  return "";
-}
-
-/// Names of user functions that may reach a warp collective: those calling
-/// one (or holding inline asm) and, transitively, their callers. By name,
-/// which over-approximates (overloads, methods of other classes): towards
-/// running the extra pass.
-class WarpReach : public RecursiveASTVisitor<WarpReach> {
-public:
-  explicit WarpReach(const SourceManager &SM) : SM(SM) {}
-
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation()))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
-  bool VisitFunctionDecl(FunctionDecl *F) {
-    if (!F->getIdentifier() || !F->doesThisDeclarationHaveABody())
-      return true;
-    BodyScan Scan;
-    Scan.TraverseStmt(F->getBody());
-    Entry &E = Functions[F->getName()];
-    E.Direct |= Scan.Direct;
-    E.Callees.insert(Scan.Callees.begin(), Scan.Callees.end());
-    return true;
-  }
-
-  llvm::StringSet<> reaching() const {
-    llvm::StringSet<> Out;
-    for (const auto &F : Functions)
-      if (F.second.Direct)
-        Out.insert(F.first());
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      for (const auto &F : Functions) {
-        if (Out.contains(F.first()))
-          continue;
-        for (const auto &C : F.second.Callees)
-          if (Out.contains(C.first())) {
-            Out.insert(F.first());
-            Changed = true;
-            break;
-          }
-      }
-    }
-    return Out;
-  }
-
-private:
-  struct Entry {
-    bool Direct = false;
-    llvm::StringSet<> Callees;
-  };
-  struct BodyScan : RecursiveASTVisitor<BodyScan> {
-    bool Direct = false;
-    llvm::StringSet<> Callees;
-    bool VisitCallExpr(CallExpr *Call) {
-      llvm::StringRef Name = calleeName(Call);
-      if (recogniseCollective(Call) || namesWarpIntrinsic(Name))
-        Direct = true;
-      else if (!Name.empty())
-        Callees.insert(Name);
-      return true;
-    }
-    bool VisitAsmStmt(AsmStmt *) {
-      Direct = true;
-      return true;
-    }
-  };
-
-  const SourceManager &SM;
-  llvm::StringMap<Entry> Functions;
-};
-
 std::string fileName(const SourceManager &SM, FileID File) {
   if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File))
     return Entry->getName().str();
   return "";
-}
-
-/// Scans [Begin, End) of \p File (text the pass skipped) for warp code.
-/// Warp intrinsics, asm, warp library names and directives that change what
-/// other code means are sites outright; calls (`name(`) are returned in
-/// \p Calls to be judged against the AST.
-void scanSkippedText(const SourceManager &SM, const LangOptions &LO, FileID File,
-                     unsigned Begin, unsigned End, std::vector<unsigned> &Direct,
-                     std::vector<std::pair<unsigned, std::string>> &Calls) {
-  bool Invalid = false;
-  llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
-  if (Invalid || End > Buffer.size() || Begin >= End)
-    return;
-  Lexer L(SM.getLocForStartOfFile(File), LO, Buffer.begin(), Buffer.begin() + Begin,
-          Buffer.end());
-  L.SetCommentRetentionState(false);
-  auto OffsetOf = [&](const Token &T) {
-    return static_cast<unsigned>(SM.getFileOffset(T.getLocation()));
-  };
-  Token T, Previous;
-  Previous.startToken();
-  bool HavePrevious = false, DirectiveName = false;
-  while (true) {
-    L.LexFromRawLexer(T);
-    if (T.is(tok::eof) || OffsetOf(T) >= End)
-      break;
-    if (T.is(tok::hash) && T.isAtStartOfLine()) {
-      DirectiveName = true;
-      Previous = T;
-      HavePrevious = true;
-      continue;
-    }
-    if (DirectiveName && T.is(tok::raw_identifier)) {
-      llvm::StringRef D = T.getRawIdentifier();
-      if (D == "define" || D == "undef" || D == "include" || D == "include_next" ||
-          D == "import")
-        Direct.push_back(OffsetOf(Previous));
-    }
-    DirectiveName = false;
-    if (T.is(tok::l_paren) && HavePrevious && Previous.is(tok::raw_identifier))
-      Calls.push_back({OffsetOf(Previous), Previous.getRawIdentifier().str()});
-    if (T.is(tok::raw_identifier)) {
-      llvm::StringRef Name = T.getRawIdentifier();
-      if (namesWarpIntrinsic(Name) || namesWarpLibrary(Name))
-        Direct.push_back(OffsetOf(T));
-    }
-    Previous = T;
-    HavePrevious = true;
-  }
 }
 
 /// Shared by the passes of one file: the candidate archs (fixed by pass 1 so
@@ -281,47 +114,31 @@ public:
     for (unsigned I = 0; I < Map->Archs.size(); ++I)
       if (Map->Archs[I] == Map->AnalysedArch)
         AnalysedBit = I;
-    std::vector<std::pair<Place, ArchMask>> Direct;
-    std::vector<std::tuple<Place, ArchMask, std::string>> Calls;
+    auto AddSite = [&](const Place &P, const ArchMask &M) {
+      if (R.Skipped.insert(P).second)
+        R.Sites.push_back({P, M.Definite, M.Possible});
+    };
+    SkippedWarpCode Scanner(Ctx, PP, *Map);
     std::set<Place> Scanned;
     for (const GuardBranch &B : Map->Branches) {
       SourceLocation Loc = SM.getComposedLoc(B.File, B.Begin);
       ArchMask M = Map->archsAt(Loc, SM);
       std::string Name = fileName(SM, B.File);
       R.Branches.push_back({Name, B.Begin, B.End, M.Definite, M.Possible});
-      bool Taken = AnalysedBit < 64 && (M.Definite >> AnalysedBit & 1);
+      // A branch this parse compiled is analysed, whatever the evaluator
+      // could tell of its condition.
+      bool Taken = B.Compiled || (AnalysedBit < 64 && (M.Definite >> AnalysedBit & 1));
       // Text no other candidate compiles (host-only code, `#if 0`, archs
       // below this one) cannot gain from a pass: not scanned.
       uint64_t Others = M.Possible & ~(AnalysedBit < 64 ? 1ull << AnalysedBit : 0);
       if (Taken || !Others || !Scanned.insert({Name, B.Begin}).second)
         continue;
-      std::vector<unsigned> Found;
-      std::vector<std::pair<unsigned, std::string>> Named;
-      scanSkippedText(SM, PP.getLangOpts(), B.File, B.Begin, B.End, Found, Named);
-      // Each token gets the archs of its innermost branch.
-      for (unsigned Offset : Found)
-        Direct.push_back({{Name, Offset}, Map->archsAt(SM.getComposedLoc(B.File, Offset), SM)});
-      for (auto &[Offset, Callee] : Named)
-        Calls.push_back({{Name, Offset},
-                         Map->archsAt(SM.getComposedLoc(B.File, Offset), SM),
-                         std::move(Callee)});
-    }
-    auto AddSite = [&](const Place &P, const ArchMask &M) {
-      if (R.Skipped.insert(P).second)
-        R.Sites.push_back({P, M.Definite, M.Possible});
-    };
-    for (const auto &[P, M] : Direct)
-      AddSite(P, M);
-    if (!Calls.empty()) {
-      WarpReach Reach(SM);
-      Reach.TraverseDecl(Ctx.getTranslationUnitDecl());
-      llvm::StringSet<> Reaching = Reach.reaching();
-      for (const auto &[P, M, Callee] : Calls) {
-        if (Reaching.contains(Callee))
-          AddSite(P, M);
-        else
-          R.Skipped.insert(P); // skipped here; not warp code as far as known
-      }
+      SkippedWarpCode::Pieces Found = Scanner.scan(B.File, B.Begin, B.End);
+      // Each piece gets the archs of its innermost branch.
+      for (unsigned Offset : Found.Warp)
+        AddSite({Name, Offset}, Map->archsAt(SM.getComposedLoc(B.File, Offset), SM));
+      for (unsigned Offset : Found.Other)
+        R.Skipped.insert({Name, Offset}); // skipped here; not warp code as far as known
     }
   }
 
@@ -393,9 +210,10 @@ runPass(ClangTidyContext &Context, const tooling::CompilationDatabase &Database,
         const PrologueSettings &Prologue, PrologueOutcome &Outcome) {
   ArchDatabase Commands(Database, Arch);
   State.Current = &Record;
-  ConsumerHook Hook = [&State](CompilerInstance &CI, llvm::StringRef,
-                               std::unique_ptr<ASTConsumer> Checks) {
-    return withRecorder(CI, State, std::move(Checks));
+  const bool SystemHeaders = Context.getOptionsForFile(File).SystemHeaders.value_or(false);
+  ConsumerHook Hook = [&State, SystemHeaders](CompilerInstance &CI, llvm::StringRef,
+                                              std::unique_ptr<ASTConsumer> Checks) {
+    return withUserCodeScope(withRecorder(CI, State, std::move(Checks)), SystemHeaders);
   };
   std::vector<ClangTidyError> Errors = runClangTidyWithPrologue(
       Context, Commands, File, BaseFS, ApplyAnyFix, Prologue, Outcome, Hook);

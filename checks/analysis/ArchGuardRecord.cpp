@@ -12,7 +12,7 @@ namespace warp_tidy {
 
 namespace {
 
-constexpr int64_t RecordFormat = 1;
+constexpr int64_t RecordFormat = 2;
 
 /// Locations as [file index, offset] (null: invalid).
 class LocationWriter {
@@ -127,6 +127,7 @@ std::optional<json::Value> guardRecordToJson(const ArchGuardMap &Map, const Sour
                                     {"possible", asInt(B.Own.Possible)},
                                     {"chain", static_cast<int64_t>(B.Chain)},
                                     {"else", B.Else},
+                                    {"compiled", B.Compiled},
                                     {"directive", W.location(B.DirectiveLoc)},
                                     {"condition", B.Condition}});
   for (const GuardChain &C : Map.Chains) {
@@ -236,6 +237,7 @@ bool importGuardRecord(const json::Value &Record, ArchGuardMap &Map, const Sourc
     G.Own = {translateMask(*Definite, Position), translateMask(*Possible, Position)};
     G.Chain = *Chain;
     G.Else = B->getBoolean("else").value_or(false);
+    G.Compiled = B->getBoolean("compiled").value_or(false);
     G.Condition = Condition->str();
     NewBranches.push_back(std::move(G));
   }

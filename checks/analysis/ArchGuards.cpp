@@ -331,6 +331,7 @@ private:
     B.Else = IsElse;
     B.DirectiveLoc = Loc;
     B.Condition = std::move(Text);
+    B.Compiled = !SkippedByPP;
     O.Covered.Definite |= Cond.Definite;
     O.Covered.Possible |= Cond.Possible;
     if (!SkippedByPP)
@@ -456,6 +457,7 @@ void Recorder::scanText(FileID File, unsigned Begin, unsigned End, bool SkipFirs
                     "#" + Directive + " " + CondText, /*SkippedByPP=*/false);
         // Nested text is scanned as part of this pass, not again on close.
         Stack.back().BranchSkipped = false;
+        Map->Branches[Stack.back().Branch].Compiled = false; // inside skipped text
       } else if ((Directive.rfind("elif", 0) == 0 || Directive == "else") &&
                  Stack.size() > BaseDepth) {
         closeBranch(Loc);
@@ -468,6 +470,7 @@ void Recorder::scanText(FileID File, unsigned Begin, unsigned End, bool SkipFirs
         startBranch(Loc, evaluate(Cond, std::nullopt), Directive == "else",
                     "#" + Directive + (CondText.empty() ? "" : " " + CondText), false);
         Stack.back().BranchSkipped = false;
+        Map->Branches[Stack.back().Branch].Compiled = false; // inside skipped text
       } else if (Directive == "endif" && Stack.size() > BaseDepth) {
         closeBranch(Loc);
         Map->Chains[Stack.back().Chain].End = Loc;

@@ -60,6 +60,8 @@ struct GuardBranch {
   bool Else = false;           ///< `#else` or NV_IF_ELSE_TARGET's else arm.
   clang::SourceLocation DirectiveLoc;
   std::string Condition;       ///< As written, for messages.
+  bool Compiled = false;       ///< This parse's preprocessor took the branch
+                               ///< (false for branches of skipped text).
 };
 
 struct GuardChain {

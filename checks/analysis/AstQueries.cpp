@@ -28,13 +28,20 @@ const Expr *stripValue(const Expr *E) {
   return E;
 }
 
-std::optional<int64_t> integerConstant(const Expr *E, const ASTContext &Ctx) {
+std::optional<llvm::APSInt> foldInteger(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent() || E->isTypeDependent())
     return std::nullopt;
   Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx, Expr::SE_AllowSideEffects))
+  if (!E->EvaluateAsInt(R, Ctx, Expr::SE_AllowSideEffects) || !R.Val.isInt())
     return std::nullopt;
-  return R.Val.getInt().getExtValue();
+  return R.Val.getInt();
+}
+
+std::optional<int64_t> integerConstant(const Expr *E, const ASTContext &Ctx) {
+  std::optional<llvm::APSInt> V = foldInteger(E, Ctx);
+  if (!V || V->getSignificantBits() > 64)
+    return std::nullopt;
+  return V->getExtValue();
 }
 
 const Stmt *discardedBranch(const Stmt *S) {

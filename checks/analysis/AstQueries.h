@@ -13,6 +13,8 @@
 #include <functional>
 #include <optional>
 
+#include "llvm/ADT/APSInt.h"
+
 namespace clang {
 class ASTContext;
 class Expr;
@@ -28,7 +30,13 @@ namespace warp_tidy {
 const clang::Expr *stripValue(const clang::Expr *E);
 
 /// The integer value of \p E when the language can fold it (side effects
-/// allowed, as in `f(), 4`); nullopt for dependent or runtime values.
+/// allowed, as in `f(), 4`); nullopt for dependent or runtime values. The
+/// one constant folder of the analyses: every other integer question
+/// (integerConstant, masks, collective operands, the symbolic translator)
+/// goes through it.
+std::optional<llvm::APSInt> foldInteger(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+/// foldInteger's value when it fits in a signed 64-bit integer.
 std::optional<int64_t> integerConstant(const clang::Expr *E, const clang::ASTContext &Ctx);
 
 /// The branch of \p S that the compiler discards: for `if constexpr` whose

@@ -90,14 +90,12 @@ bool CollectiveCall::hasImplicitFullMask() const {
 }
 
 std::optional<uint32_t> evaluateMask(const Expr *Mask, const ASTContext &Ctx) {
-  if (!Mask || Mask->isValueDependent() || Mask->isTypeDependent())
-    return std::nullopt;
-  Expr::EvalResult Result;
-  if (!Mask->EvaluateAsInt(Result, Ctx, Expr::SE_AllowSideEffects))
+  std::optional<llvm::APSInt> Value = foldInteger(Mask, Ctx);
+  if (!Value)
     return std::nullopt;
   // The intrinsics take `unsigned int`: a wider constant is truncated by the
   // implicit conversion exactly as here.
-  return static_cast<uint32_t>(Result.Val.getInt().extOrTrunc(32).getZExtValue());
+  return static_cast<uint32_t>(Value->extOrTrunc(32).getZExtValue());
 }
 
 } // namespace warp_tidy

@@ -1,7 +1,8 @@
 //===--- GuardFacts.cpp - Conditions known to hold at a statement ---------===//
 
 #include "GuardFacts.h"
-#include "LaneExpressions.h"
+#include "LocalWrites.h"
+#include "AstQueries.h"
 #include "ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -126,7 +127,7 @@ static void splitFact(const Expr *E, bool Holds, const ASTContext &Ctx, unsigned
   // `const bool inRange = lane >= off; if (inRange) ...`
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      if (const Expr *Init = singleAssignmentInit(Var, Ctx))
+      if (const Expr *Init = singleAssignmentInit(Var))
         splitFact(Init, Holds, Ctx, Depth + 1, Fn);
 }
 
@@ -153,13 +154,9 @@ bool sameValue(const Expr *A, const Expr *B, const ASTContext &Ctx) {
     return false;
   A = stripValue(A);
   B = stripValue(B);
-  if (!A->isValueDependent() && !B->isValueDependent()) {
-    Expr::EvalResult RA, RB;
-    bool CA = A->EvaluateAsInt(RA, Ctx), CB = B->EvaluateAsInt(RB, Ctx);
-    if (CA || CB)
-      return CA && CB &&
-             llvm::APSInt::compareValues(RA.Val.getInt(), RB.Val.getInt()) == 0;
-  }
+  std::optional<llvm::APSInt> CA = foldInteger(A, Ctx), CB = foldInteger(B, Ctx);
+  if (CA || CB)
+    return CA && CB && llvm::APSInt::compareValues(*CA, *CB) == 0;
   BuiltinIndex IA = classifyBuiltinIndex(A), IB = classifyBuiltinIndex(B);
   if (IA != BuiltinIndex::None || IB != BuiltinIndex::None)
     return IA == IB;

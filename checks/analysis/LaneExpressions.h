@@ -1,28 +1,24 @@
-//===--- LaneExpressions.h - Lane ids, warp indices and thread indices ----===//
+//===--- LaneExpressions.h - Lane-id questions of the syntactic checks ----===//
 //
-// Warp code names the same few per-thread quantities in many spellings: the
-// lane id (`threadIdx.x % 32`, `& 31`, `% warpSize`, `& (warpSize - 1)`,
-// `%laneid` read through inline asm, a tile's `thread_rank()`, a helper that
-// returns one of these, a variable initialised from one) and the warp index
-// (`threadIdx.x / 32`, `>> 5`, `/ warpSize`, a tile's `meta_group_rank()`).
-// The scan and partials checks ask these questions syntactically, on the
-// expression as written; the dataflow question "is this value thread-varying"
-// belongs to the uniformity analysis, not here.
-//
-// A variable counts as one of these only when it is a local (or parameter-free)
-// variable that is written once, by its initialiser (or by one asm output
-// reading %laneid): a variable that is reassigned could hold anything.
+// The scan, partials, reduction-result-lane, shuffle-source and guard-fact
+// analyses ask a few yes/no questions about an expression as written: is it
+// the lane id, the warp index, threadIdx.x? The answers come from the one
+// recogniser (LaneIdentity.h: values, not names) with its default
+// environment; this header only words them the way those analyses ask.
+// "Is this local written after its initialiser" is LocalWrites.h. The
+// dataflow question "is this value thread-varying" belongs to the uniformity
+// analysis, not here.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef WARP_TIDY_ANALYSIS_LANEEXPRESSIONS_H
 #define WARP_TIDY_ANALYSIS_LANEEXPRESSIONS_H
 
+#include "LaneIdentity.h"
+
 namespace clang {
 class ASTContext;
-class CallExpr;
 class Expr;
-class Stmt;
 class VarDecl;
 } // namespace clang
 
@@ -41,17 +37,19 @@ inline bool isLaneId(const clang::Expr *E, const clang::ASTContext &Ctx) {
   return classifyLaneId(E, Ctx) != LaneIdKind::None;
 }
 
-/// Classifies a variable as a lane id: write-once from a lane-id initialiser,
-/// or written only by an asm statement reading %laneid.
+/// Classifies a variable as a lane id: never written after a lane-id
+/// initialiser, or written only by an asm statement reading %laneid.
 LaneIdKind classifyLaneIdVar(const clang::VarDecl *Var, const clang::ASTContext &Ctx);
 
 /// True when \p E is the index of the calling thread's warp within a 1-D
 /// block: `threadIdx.x / 32`, `threadIdx.x >> 5`, `threadIdx.x / warpSize`,
-/// a tile's meta_group_rank(), or a variable/helper giving one of these.
+/// a 32-lane tile's meta_group_rank(), or a variable/helper giving one of
+/// these; also a smaller tile's meta_group_rank() (the index of the group
+/// whose partial a slot holds).
 bool isWarpIndex(const clang::Expr *E, const clang::ASTContext &Ctx);
 
 /// True when \p E is `threadIdx.x` itself (or a write-once variable holding
-/// it, or a block's thread_rank()).
+/// it, or a block's thread_rank()), nothing added.
 bool isThreadIdxX(const clang::Expr *E, const clang::ASTContext &Ctx);
 
 /// True when \p E is computed from a thread's position: it mentions
@@ -62,27 +60,6 @@ bool mentionsThreadPosition(const clang::Expr *E, const clang::ASTContext &Ctx);
 
 /// True when \p E is `warpSize` or a constant 32.
 bool isWarpSizeValue(const clang::Expr *E, const clang::ASTContext &Ctx);
-
-/// The write-once initialiser of \p Var (looking through nothing): null when
-/// the variable is not a local written only by its initialiser.
-const clang::Expr *singleAssignmentInit(const clang::VarDecl *Var,
-                                        const clang::ASTContext &Ctx);
-
-/// The object of a member call (`tile` in `tile.thread_rank()`), whether the
-/// member is static or not; null for other expressions.
-const clang::Expr *memberCallObject(const clang::Expr *E);
-
-/// Forgets the per-function write counts cached by the queries above; call
-/// at the start of every translation unit (a new AST may reuse addresses).
-void resetLaneExpressionCache();
-
-/// True when \p Var is never written after its declaration (no assignment,
-/// increment, address taken, non-const reference binding or asm output)
-/// within \p Scope. The reference parameters of \p ReadOnlyCall, when
-/// given, are known not to be written (a launcher that only forwards its
-/// arguments to a kernel, whose parameters are values).
-bool isNeverWrittenIn(const clang::VarDecl *Var, const clang::Stmt *Scope,
-                      const clang::CallExpr *ReadOnlyCall = nullptr);
 
 } // namespace warp_tidy
 

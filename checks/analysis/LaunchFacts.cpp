@@ -1,8 +1,8 @@
 //===--- LaunchFacts.cpp - What every launch in the unit says about a kernel ===//
 
 #include "LaunchFacts.h"
+#include "LocalWrites.h"
 #include "AstQueries.h"
-#include "LaneExpressions.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"

@@ -1,6 +1,7 @@
 //===--- PartialsRead.cpp - Second stage of a block reduction -------------===//
 
 #include "PartialsRead.h"
+#include "LocalWrites.h"
 #include "AstQueries.h"
 #include "CollectiveCalls.h"
 #include "GuardFacts.h"
@@ -33,7 +34,7 @@ bool isBlockDimX(const Expr *E, const ASTContext &Ctx, unsigned Depth = 0) {
     return true;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      if (const Expr *Init = singleAssignmentInit(Var, Ctx))
+      if (const Expr *Init = singleAssignmentInit(Var))
         return isBlockDimX(Init, Ctx, Depth + 1);
   return false;
 }
@@ -129,7 +130,7 @@ Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool I
   // (`warps = BLOCK / warpSize`), before it folds to a bare number.
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      if (const Expr *Init = singleAssignmentInit(Var, Ctx)) {
+      if (const Expr *Init = singleAssignmentInit(Var)) {
         Bound Inner = classifyBound(Init, Ctx, Depth + 1, false);
         Inner.Written = B.Written;
         return Inner;

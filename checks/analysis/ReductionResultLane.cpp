@@ -269,20 +269,11 @@ bool isLaneZeroTest(const Expr *Cond, bool Holds, const ASTContext &Ctx, unsigne
   if (!Cond || Depth > 4)
     return false;
   Cond = stripValue(Cond);
+  // The lane id (or a tile's rank), or threadIdx.x plus a warp-uniform
+  // multiple of 32 (`blockIdx.x * blockDim.x + threadIdx.x`): 0 only in
+  // lane 0 of a warp.
   auto IsPosition = [&](const Expr *E) {
-    E = stripValue(E);
-    if (isLaneId(E, Ctx) || isThreadIdxX(E, Ctx))
-      return true;
-    // blockIdx.x * blockDim.x + threadIdx.x is 0 only where threadIdx.x is.
-    if (const auto *Add = dyn_cast<BinaryOperator>(E))
-      return Add->getOpcode() == BO_Add &&
-             (isThreadIdxX(Add->getLHS(), Ctx) || isThreadIdxX(Add->getRHS(), Ctx));
-    if (const VarDecl *Var = referencedVar(E))
-      if (const Expr *Init = singleAssignmentInit(Var, Ctx))
-        if (const auto *Add = dyn_cast<BinaryOperator>(stripValue(Init)))
-          return Add->getOpcode() == BO_Add &&
-                 (isThreadIdxX(Add->getLHS(), Ctx) || isThreadIdxX(Add->getRHS(), Ctx));
-    return false;
+    return isLaneId(E, Ctx) || positionForm(E, Ctx).Kind == PositionForm::ThreadX;
   };
   auto IsZero = [&](const Expr *E) {
     std::optional<int64_t> K = integerConstant(E, Ctx);

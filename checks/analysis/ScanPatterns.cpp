@@ -1,6 +1,7 @@
 //===--- ScanPatterns.cpp - Unguarded warp-shuffle scans ------------------===//
 
 #include "ScanPatterns.h"
+#include "LocalWrites.h"
 #include "AstQueries.h"
 #include "CollectiveCalls.h"
 #include "GuardFacts.h"
@@ -394,7 +395,7 @@ OffsetTrend trendOfVar(const VarDecl *Var, const CallExpr *Shuffle, ASTContext &
     if (Found != OffsetTrend::Unknown)
       return Found;
   }
-  if (const Expr *Init = singleAssignmentInit(Var, Ctx))
+  if (const Expr *Init = singleAssignmentInit(Var))
     if (!integerConstant(Init, Ctx))
       return trendOfExpr(Init, Shuffle, Ctx, Depth + 1);
   return OffsetTrend::Unknown;
@@ -433,7 +434,7 @@ const Expr *offsetOfSourceLane(const Expr *SrcLane, const ASTContext &Ctx, unsig
   }
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      if (const Expr *Init = singleAssignmentInit(Var, Ctx))
+      if (const Expr *Init = singleAssignmentInit(Var))
         return offsetOfSourceLane(Init, Ctx, Depth + 1);
   return nullptr;
 }

@@ -1,6 +1,7 @@
 //===--- ShuffleSources.cpp - Shuffles that read lanes outside their mask -===//
 
 #include "ShuffleSources.h"
+#include "LocalWrites.h"
 #include "AstQueries.h"
 #include "CollectiveCalls.h"
 #include "GuardFacts.h"
@@ -166,7 +167,7 @@ std::optional<llvm::SmallVector<int64_t, 8>> possibleOffsets(const Expr *Arg,
   const VarDecl *Var = referencedVar(Arg);
   if (!Var)
     return std::nullopt;
-  if (const Expr *Init = singleAssignmentInit(Var, Ctx))
+  if (const Expr *Init = singleAssignmentInit(Var))
     if (std::optional<int64_t> K = constantOrWarpSize(Init, Ctx))
       return llvm::SmallVector<int64_t, 8>{*K};
   for (const Stmt *P = parentStmt(Call, Ctx); P; P = parentStmt(P, Ctx))
@@ -228,7 +229,7 @@ LaneSet firstLanes(LaneSet Lanes, unsigned Width) {
 const CallExpr *ballotOf(const Expr *Mask, const ASTContext &Ctx) {
   const Expr *E = stripValue(Mask);
   if (const VarDecl *Var = referencedVar(E))
-    E = stripValue(singleAssignmentInit(Var, Ctx));
+    E = stripValue(singleAssignmentInit(Var));
   const auto *Call = dyn_cast_or_null<CallExpr>(E);
   if (!Call)
     return nullptr;

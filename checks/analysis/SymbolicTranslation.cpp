@@ -1,6 +1,7 @@
 //===--- SymbolicTranslation.cpp - clang expressions as symbolic terms ----===//
 
 #include "SymbolicTranslation.h"
+#include "AstQueries.h"
 #include "ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -76,11 +77,8 @@ TermRef SymbolicTranslator::blockBase(const Expr *L, const Expr *R, unsigned Wid
 
 TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
   E = E->IgnoreParens();
-  if (!E->isValueDependent() && !E->isTypeDependent()) {
-    Expr::EvalResult R;
-    if (E->EvaluateAsInt(R, Ctx, Expr::SE_NoSideEffects) && R.Val.isInt())
-      return Terms.constant(R.Val.getInt().getZExtValue(), Width);
-  }
+  if (std::optional<llvm::APSInt> C = foldInteger(E, Ctx); C && C->getActiveBits() <= 64)
+    return Terms.constant(C->getZExtValue(), Width);
   switch (classifyBuiltinIndex(E)) {
   case BuiltinIndex::ThreadIdxX:
     return Terms.cast(Terms.threadIndex(TermOp::ThreadX), Width, false);

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uniformity.h"
+#include "LocalWrites.h"
 #include "uniformity/FunctionAnalysis.h"
 #include "uniformity/SymbolicView.h"
 #include "analysis/AstQueries.h"
@@ -60,17 +61,6 @@ const FunctionDecl *definitionOf(const FunctionDecl *FD) {
   return Def;
 }
 
-std::optional<long long> constantValue(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx, Expr::SE_NoSideEffects))
-    return std::nullopt;
-  const llvm::APSInt &V = R.Val.getInt();
-  if (V.getSignificantBits() > 63)
-    return std::nullopt;
-  return V.getExtValue();
-}
 
 } // namespace uniformity_detail
 
@@ -90,8 +80,6 @@ unsigned tileSizeOf(const Expr *Object) {
   uint64_t N = Args[0].getAsIntegral().getZExtValue();
   return (N >= 1 && N <= 32) ? static_cast<unsigned>(N) : 0;
 }
-
-namespace uniformity_detail {
 
 unsigned tileSizeOfCall(const CallExpr *Call) {
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
@@ -116,6 +104,8 @@ unsigned tileSizeOfCall(const CallExpr *Call) {
     return tileSizeOf(Call->getArg(0));
   return 0;
 }
+
+namespace uniformity_detail {
 
 /// Lanes of every N-lane tile that intersects \p Lanes.
 LaneSet tilesTouching(LaneSet Lanes, unsigned N) {
@@ -153,7 +143,7 @@ bool FunctionUniformity::Impl::run() {
   ControlDeps = std::make_unique<ControlDependencyCalculator>(Cfg.get());
 
   indexStatements();
-  scanMutations(FD->getBody());
+  Writes = &WarpAnalysisCache::localWrites(FD);
   computeControls();
 
   // Values and divergent branches feed each other: a branch found
@@ -281,43 +271,8 @@ std::optional<uint32_t> resolveMaskConstant(const Expr *Mask, ASTContext &Ctx) {
     if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) || !Var->getInit() ||
         Var->getType().isVolatileQualified())
       return std::nullopt;
-    const auto *Fn = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
-    if (!Fn || !Fn->getBody())
-      return std::nullopt;
     // Any write or escape in the function makes the value unknown.
-    bool Written = false;
-    llvm::SmallVector<const Stmt *, 32> Stack = {Fn->getBody()};
-    auto RefersTo = [&](const Expr *E) {
-      E = E->IgnoreParenImpCasts();
-      const auto *R = dyn_cast<DeclRefExpr>(E);
-      return R && R->getDecl() == Var;
-    };
-    while (!Stack.empty() && !Written) {
-      const Stmt *S = Stack.pop_back_val();
-      if (!S)
-        continue;
-      if (const auto *BO = dyn_cast<BinaryOperator>(S))
-        Written |= BO->isAssignmentOp() && RefersTo(BO->getLHS());
-      else if (const auto *UO = dyn_cast<UnaryOperator>(S))
-        Written |= (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-                   RefersTo(UO->getSubExpr());
-      else if (const auto *Call = dyn_cast<CallExpr>(S)) {
-        const FunctionDecl *Callee = Call->getDirectCallee();
-        for (unsigned I = 0; I < Call->getNumArgs(); ++I)
-          if (RefersTo(Call->getArg(I)) &&
-              (!Callee ||
-               (I < Callee->getNumParams() &&
-                Callee->getParamDecl(I)->getType()->isReferenceType() &&
-                !Callee->getParamDecl(I)->getType().getNonReferenceType().isConstQualified())))
-            Written = true;
-      } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-        for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
-          Written |= RefersTo(Asm->getOutputExpr(I));
-      }
-      for (const Stmt *Child : S->children())
-        Stack.push_back(Child);
-    }
-    if (Written)
+    if (!singleAssignmentInit(Var))
       return std::nullopt;
     Mask = Var->getInit();
   }

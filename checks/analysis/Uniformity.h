@@ -154,6 +154,7 @@ struct FunctionSummary {
 class WarpAnalysisCache;
 class FunctionUniformity;
 class LaunchFacts;
+class LocalWriteFacts;
 class TermBuilder;
 class UniformityProver;
 struct Term;
@@ -248,6 +249,10 @@ public:
   UniformityProver &prover();
   /// What the unit's launches guarantee about kernel parameters.
   LaunchFacts &launchFacts();
+  /// Which locals of \p FD's body are written after their initialiser
+  /// (LocalWrites.h): one scan per body, kept by the cache of FD's
+  /// translation unit (whatever its options) for as long as the unit lives.
+  static const LocalWriteFacts &localWrites(const clang::FunctionDecl *FD);
 
 private:
   struct Traits {
@@ -313,6 +318,7 @@ private:
   std::unique_ptr<TermBuilder> Terms;
   std::unique_ptr<UniformityProver> Prover;
   std::unique_ptr<LaunchFacts> Launches;
+  llvm::DenseMap<const clang::Stmt *, std::unique_ptr<LocalWriteFacts>> WriteFacts;
 };
 
 /// The constant value of a mask argument: what evaluateMask folds, plus
@@ -322,6 +328,12 @@ std::optional<uint32_t> resolveMaskConstant(const clang::Expr *Mask, clang::ASTC
 /// The size of the cooperative-groups tile \p Object (an expression of type
 /// thread_block_tile<N, ...>), or 0 when it is not a statically sized tile.
 unsigned tileSizeOf(const clang::Expr *Object);
+
+/// The tile size of a cooperative-groups tile member call or algorithm:
+/// from the object (`tile.shfl(...)`, also when the member is static), the
+/// first argument (`cg::reduce(tile, ...)`), or the size-templated base class
+/// the member is declared in.
+unsigned tileSizeOfCall(const clang::CallExpr *Call);
 
 } // namespace warp_tidy
 

@@ -13,6 +13,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
+#include <unordered_map>
 #include <random>
 
 namespace warp_tidy {
@@ -30,11 +32,13 @@ void ProverStats::add(const ProverStats &O) {
   SolverVarying += O.SolverVarying;
   Unknown += O.Unknown;
   SolverSeconds += O.SolverSeconds;
+  SharedHits += O.SharedHits;
 }
 
 void ProverStats::print(llvm::raw_ostream &OS) const {
   OS << "warp-tidy solver: " << Questions << " questions (" << CacheHits << " cached, "
-     << SampledVarying << " disproved by sampling), " << SolverQueries << " solver queries ("
+     << SampledVarying << " disproved by sampling, " << SharedHits
+     << " answered by an earlier unit or pass), " << SolverQueries << " solver queries ("
      << ProvedUniform << " proved uniform, " << SolverVarying << " varying, " << Unknown
      << " unknown/limit), ";
   OS << llvm::format("%.1f", SolverSeconds * 1000.0) << " ms in the solver\n";
@@ -89,11 +93,11 @@ struct SampledWarp {
 };
 } // namespace
 
-static uint64_t drawValue(std::mt19937_64 &Rng, unsigned Width) {
+static uint64_t drawValue(std::mt19937_64 &Rng, unsigned Width, bool SmallOnly = false) {
   // Real bounds and indices are small, and the interesting points are near
   // multiples of the group sizes, so most draws are small.
   uint64_t R = Rng();
-  switch (R % 8) {
+  switch (R % (SmallOnly ? 6 : 8)) {
   case 0: case 1: case 2: return (R >> 8) % 64;
   case 3: return (R >> 8) % 4096;
   case 4: {
@@ -106,9 +110,13 @@ static uint64_t drawValue(std::mt19937_64 &Rng, unsigned Width) {
 }
 
 /// A value for the uniform leaf \p L: random, with its known zero bits and
-/// within its upper bound.
-static uint64_t drawUniformLeaf(std::mt19937_64 &Rng, const Term &L) {
-  uint64_t V = maskTo(drawValue(Rng, L.Width) << L.KnownZeroBits, L.Width);
+/// within its upper bound. \p SmallOnly: no full-width draws, and zero
+/// half of the time (offsets and bases that are 0 put the lanes' own
+/// terms next to small constant thresholds: `1 <= base + tid / 4`).
+static uint64_t drawUniformLeaf(std::mt19937_64 &Rng, const Term &L, bool SmallOnly = false) {
+  if (SmallOnly && Rng() % 2)
+    return 0;
+  uint64_t V = maskTo(drawValue(Rng, L.Width, SmallOnly) << L.KnownZeroBits, L.Width);
   if (L.UpperBound && V > L.UpperBound)
     V = (V % (L.UpperBound + 1)) >> L.KnownZeroBits << L.KnownZeroBits;
   return V;
@@ -158,9 +166,11 @@ static void collectThresholds(TermRef T, llvm::DenseSet<TermRef> &Seen,
   if (!Seen.insert(T).second)
     return;
   if (T->Op >= TermOp::Eq && T->Op <= TermOp::SLe) {
+    // Constant thresholds count too: the other side is then steered
+    // through its own uniform leaves (`1 <= base + tid / 4`).
     for (int Side = 0; Side < 2; ++Side) {
       TermRef Threshold = T->Ops[Side], Other = T->Ops[1 - Side];
-      if (!Threshold->LaneDependent && !Threshold->isConst() && Other->LaneDependent)
+      if (!Threshold->LaneDependent && Other->LaneDependent)
         Out.push_back({Threshold, Other});
     }
   }
@@ -168,9 +178,12 @@ static void collectThresholds(TermRef T, llvm::DenseSet<TermRef> &Seen,
     collectThresholds(O, Seen, Out);
 }
 
-/// Sets uniform leaves of the lane-independent term \p T so that it
-/// evaluates to \p Target (through sums, differences, casts and the taken
-/// arm of a select); leaves with known zero bits or bounds are left alone.
+/// Sets a uniform leaf of \p T so that \p T evaluates to \p Target in the
+/// lane \p Eval describes (through sums, differences, casts and the taken
+/// arm of a select; the other operands keep their values in that lane). A
+/// leaf with known zero bits gets the nearest value at or below the target
+/// that has them; one with an upper bound is left alone when the target is
+/// above it. The caller evaluates the result, so a miss costs nothing.
 static bool steer(TermRef T, uint64_t Target, llvm::DenseMap<unsigned, uint64_t> &Values,
                   const LaneValues &Eval, unsigned Depth = 0) {
   if (Depth > 8)
@@ -178,9 +191,9 @@ static bool steer(TermRef T, uint64_t Target, llvm::DenseMap<unsigned, uint64_t>
   Target = maskTo(Target, T->Width);
   switch (T->Op) {
   case TermOp::Uniform:
-    if (T->KnownZeroBits || T->UpperBound)
+    if (T->KnownZeroBits >= T->Width || (T->UpperBound && Target > T->UpperBound))
       return false;
-    Values[T->Id] = Target;
+    Values[T->Id] = Target >> T->KnownZeroBits << T->KnownZeroBits;
     return true;
   case TermOp::ZExt:
   case TermOp::SExt:
@@ -211,30 +224,47 @@ bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) 
   std::mt19937_64 Rng(0x5eed + Leaves.size() * 7919 + T->Width);
   constexpr unsigned Samples = 48;
   llvm::DenseMap<unsigned, uint64_t> UniformValues;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, uint64_t> PerLaneValues; // (lane, id)
   for (unsigned S = 0; S < Samples; ++S) {
     SampledWarp W = drawWarp(Rng, Aligned);
+    // Every fourth sample draws small values only: one full-width per-lane
+    // value in a product overflows in almost every warp, and such a sample
+    // is no execution (`v * 16 + r`), so without these nothing is learnt.
+    const bool SmallOnly = S % 4 == 2;
     UniformValues.clear();
+    PerLaneValues.clear();
     for (TermRef L : Leaves)
       if (L->Op == TermOp::Uniform) {
-        UniformValues[L->Id] = drawUniformLeaf(Rng, *L);
+        UniformValues[L->Id] = drawUniformLeaf(Rng, *L, SmallOnly);
       }
     uint64_t Threads = W.Dx * W.Dy * W.Dz;
+    // A per-lane leaf has one value per lane in a sample, however often the
+    // term names it.
     auto LaneAt = [&](unsigned Lane) {
       LaneValues V = positionOf(W, Lane);
-      V.Leaf = [&](const Term &Leaf) -> uint64_t {
+      V.Leaf = [&, Lane](const Term &Leaf) -> uint64_t {
         if (Leaf.Op == TermOp::Uniform)
           return UniformValues.lookup(Leaf.Id);
-        return drawValue(Rng, Leaf.Width); // per-lane: anything, per lane
+        auto [It, New] = PerLaneValues.try_emplace({Lane, Leaf.Id}, 0);
+        if (New)
+          It->second = drawValue(Rng, Leaf.Width, SmallOnly);
+        return It->second;
       };
       return V;
     };
     // Every other sample puts thresholds where the lanes are: the value the
-    // other side has in some lane of this warp, give or take one.
+    // other side has in some lane of this warp, give or take one. A
+    // threshold without uniform leaves (a constant) cannot move, so the
+    // other side's uniform leaves are set to meet it in that lane instead.
     if (S % 2 == 1)
       for (auto [Threshold, Other] : Thresholds) {
         uint64_t Lanes = std::min<uint64_t>(32, Threads - W.Warp * 32);
-        uint64_t At = evaluate(Other, LaneAt(Rng() % Lanes));
-        steer(Threshold, At + (Rng() % 3) - 1, UniformValues, LaneAt(0));
+        unsigned Lane = static_cast<unsigned>(Rng() % Lanes);
+        uint64_t Nudge = (Rng() % 3) - 1;
+        if (!Threshold->isConst() &&
+            steer(Threshold, evaluate(Other, LaneAt(Lane)) + Nudge, UniformValues, LaneAt(0)))
+          continue;
+        steer(Other, evaluate(Threshold, LaneAt(0)) + Nudge, UniformValues, LaneAt(Lane));
       }
     uint64_t GroupValue = 0;
     bool Undefined = false;
@@ -596,11 +626,12 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
   llvm::DenseMap<std::pair<unsigned, unsigned>, uint64_t> PerLaneValues; // (lane, id)
   for (unsigned S = 0; S < Samples; ++S) {
     SampledWarp W = drawWarp(Rng, Aligned);
+    const bool SmallOnly = S % 4 == 2; // as in samplingFindsDisagreement
     UniformValues.clear();
     PerLaneValues.clear();
     for (TermRef L : Leaves)
       if (L->Op == TermOp::Uniform && !BoundIndex.count(L->Id)) {
-        UniformValues[L->Id] = drawUniformLeaf(Rng, *L);
+        UniformValues[L->Id] = drawUniformLeaf(Rng, *L, SmallOnly);
       }
     uint64_t Threads = W.Dx * W.Dy * W.Dz;
     unsigned Lanes = static_cast<unsigned>(std::min<uint64_t>(32, Threads - W.Warp * 32));
@@ -614,7 +645,7 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
           return UniformValues.lookup(Leaf.Id);
         auto [It, New] = PerLaneValues.try_emplace({Lane, Leaf.Id}, 0);
         if (New)
-          It->second = drawValue(Rng, Leaf.Width);
+          It->second = drawValue(Rng, Leaf.Width, SmallOnly);
         return It->second;
       };
       for (unsigned I = 0; I < Q.Bindings.size() && !Undefined; ++I)
@@ -749,6 +780,40 @@ static void canonicalKey(TermRef T, llvm::DenseMap<TermRef, unsigned> &Numbers,
   OS << ')';
 }
 
+namespace {
+/// Answers the solver settled, shared by every prover of the process: the
+/// arch passes of one file (and, in warp-clangd or the plugin, the files of
+/// one session) ask the same questions of the same headers, and an answer
+/// depends only on the
+/// canonical term, the group size and the warp model. Unknown answers are
+/// not shared (a wall-clock limit made them). Bounded: cleared when full.
+class SharedAnswers {
+public:
+  std::optional<UniformityProver::Answer> find(const std::string &Key) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = Answers.find(Key);
+    if (It == Answers.end())
+      return std::nullopt;
+    return It->second;
+  }
+  void insert(const std::string &Key, UniformityProver::Answer A) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Answers.size() >= MaxEntries)
+      Answers.clear();
+    Answers.emplace(Key, A);
+  }
+
+private:
+  static constexpr size_t MaxEntries = 100000;
+  std::mutex Mutex;
+  std::unordered_map<std::string, UniformityProver::Answer> Answers;
+};
+SharedAnswers &sharedAnswers() {
+  static SharedAnswers S;
+  return S;
+}
+} // namespace
+
 UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned GroupSize) {
   ++Stats.Questions;
   if (!T->LaneDependent)
@@ -766,13 +831,19 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
     return It->second;
   }
   const std::string Key = OS.str();
+  const std::string SharedKey = (Aligned ? "a/" : "u/") + Key;
   Answer A;
   bool Sampled = samplingFindsDisagreement(T, GroupSize);
   if (Sampled) {
     ++Stats.SampledVarying;
     A = Answer::Varying;
+  } else if (std::optional<Answer> Known = sharedAnswers().find(SharedKey)) {
+    ++Stats.SharedHits;
+    A = *Known;
   } else {
     A = prove(T, GroupSize);
+    if (A != Answer::Unknown)
+      sharedAnswers().insert(SharedKey, A);
   }
   Cache[Key] = A;
   if (getenv("WARP_TIDY_DEBUG_PROVER")) {

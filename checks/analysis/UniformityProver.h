@@ -52,6 +52,7 @@ struct ProverStats {
   unsigned Questions = 0;      ///< sameInGroup calls (cache hits included)
   unsigned CacheHits = 0;
   unsigned SampledVarying = 0; ///< disproved by sampling, no solver
+  unsigned SharedHits = 0;     ///< settled by another prover of the process
   unsigned SolverQueries = 0;
   unsigned ProvedUniform = 0;  ///< solver said UNSAT
   unsigned SolverVarying = 0;  ///< solver said SAT
@@ -97,7 +98,10 @@ public:
   /// backstop besides the deterministic effort bound (rlimit) that makes
   /// answers independent of the machine; 0: no wall-clock bound (tests, so
   /// that machine load cannot turn an answer into Unknown).
-  static constexpr unsigned DefaultWallClockLimitMs = 2000;
+  /// 20 s: far above what the effort bound allows on an idle machine, so
+  /// that load does not decide answers (at 2 s, proofs of 100-300 ms timed
+  /// out under a load of 10 on 2 cores and brought a false positive back).
+  static constexpr unsigned DefaultWallClockLimitMs = 20000;
   explicit UniformityProver(bool WarpAlignedBlocks,
                             unsigned WallClockLimitMs = DefaultWallClockLimitMs);
   ~UniformityProver();

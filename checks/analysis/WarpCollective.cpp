@@ -1,6 +1,7 @@
 //===--- WarpCollective.cpp - One view of a collective, call or inline PTX ===//
 
 #include "WarpCollective.h"
+#include "AstQueries.h"
 #include "CollectiveCalls.h"
 #include "InlinePtx.h"
 #include "clang/AST/ASTContext.h"
@@ -17,13 +18,7 @@ std::optional<int64_t> CollectiveOperand::constant(const ASTContext &Ctx) const 
     return Immediate;
   if (!E || isa<CXXDefaultArgExpr>(E))
     return std::nullopt;
-  const Expr *Written = E->IgnoreImpCasts();
-  if (Written->isValueDependent() || Written->isTypeDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!Written->EvaluateAsInt(R, Ctx, Expr::SE_AllowSideEffects))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
+  return integerConstant(E->IgnoreImpCasts(), Ctx);
 }
 
 const CallExpr *WarpCollective::call() const { return dyn_cast_or_null<CallExpr>(At); }

@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
+#include "CudaTestUnits.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -15,21 +16,16 @@ using namespace warp_tidy;
 
 namespace {
 
-// The line marker puts the stand-in declarations in a system header, where
-// CUDA's own are: only those count as intrinsics.
-const char *Prelude = R"cuda(
-# 1 "cuda_stand_in.h" 3
-#define __device__ __attribute__((device))
-#define __global__ __attribute__((global))
-#include "__clang_cuda_builtin_vars.h"
+// Stand-ins for the intrinsics (CudaTestUnits.h).
+const std::string Prelude = test::cudaStandIns(R"cuda(
 __device__ int __shfl_sync(unsigned, int, int, int = 32);
 __device__ int __shfl_xor_sync(unsigned, int, int, int = 32);
 __device__ int __shfl_down_sync(unsigned, int, unsigned, int = 32);
 __device__ void __syncwarp(unsigned = 0xffffffff);
-# 1 "input.cu"
-__device__ void use(int);
+)cuda",
+                                              R"cuda(__device__ void use(int);
 #define FULL 0xffffffffu
-)cuda";
+)cuda");
 
 /// Everything of interest in one function, in source order.
 struct Collected : RecursiveASTVisitor<Collected> {
@@ -66,11 +62,7 @@ struct Fixture {
 
   WarpAnalysisCache &cache() { return WarpAnalysisCache::get(AST->getASTContext(), {}); }
   const FunctionDecl *function(llvm::StringRef Name) {
-    for (const Decl *D : AST->getASTContext().getTranslationUnitDecl()->decls())
-      if (const auto *F = dyn_cast<FunctionDecl>(D))
-        if (F->getName() == Name && F->hasBody())
-          return F;
-    return nullptr;
+    return test::findFunction(AST->getASTContext(), Name);
   }
   unsigned blockOf(const Stmt *S) const { return P->BlockOf.lookup(S)->getBlockID(); }
   /// ValueDeps of the argument of the \p I-th `use(x)` where it is called.
@@ -88,12 +80,8 @@ struct Fixture {
 
 /// Parses \p Code and runs the per-function analysis on \p Name.
 std::unique_ptr<Fixture> analyse(const std::string &Code, llvm::StringRef Name) {
-  std::vector<std::string> Args = {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_75",
-                                   "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version",
-                                   "-resource-dir", WARP_TIDY_CLANG_RESOURCE_DIR,
-                                   "-isystem", std::string(WARP_TIDY_CLANG_RESOURCE_DIR) + "/include"};
   auto F = std::make_unique<Fixture>();
-  F->AST = tooling::buildASTFromCodeWithArgs(Prelude + Code, Args, "input.cu");
+  F->AST = test::parseCudaUnit(Prelude + Code);
   F->FD = F->function(Name);
   if (!F->FD)
     return nullptr;
@@ -127,10 +115,10 @@ TEST(UniformityPieces, LocalVariables) {
   ASSERT_NE(F->P->singleDefinition(A), nullptr);
   EXPECT_EQ(F->P->singleDefinition(A), A->getInit());
   EXPECT_EQ(F->P->singleDefinition(B), nullptr);
-  EXPECT_TRUE(F->P->Mutated.count(B));
-  EXPECT_FALSE(F->P->Mutated.count(A));
-  EXPECT_TRUE(F->P->AsmLaneVars.count(L));
-  EXPECT_FALSE(F->P->AsmLaneVars.count(A));
+  EXPECT_TRUE(F->P->isMutated(B));
+  EXPECT_FALSE(F->P->isMutated(A));
+  EXPECT_TRUE(F->P->isAsmLaneVar(L));
+  EXPECT_FALSE(F->P->isAsmLaneVar(A));
 }
 
 // ControlDivergence.cpp: divergent branches, early exits, sources.

@@ -78,6 +78,63 @@ TEST(UniformityProver, LaneComparisonDisagreesBySampling) {
   EXPECT_EQ(P.stats().SolverQueries, 0u);
 }
 
+// fattn.cu's tile loops: `1 <= base + tid.y * 8 + tid.x / 4` with base a
+// multiple of 16. The lanes split only where base is 0, so random bases never
+// show it; the sampler moves base to meet the constant in some lane.
+TEST(UniformityProver, SamplingMeetsConstantThresholds) {
+  Terms T;
+  UniformityProver P(/*WarpAlignedBlocks=*/false, NoWallClockLimit);
+  TermRef Base = T.B.freshUniform(32, /*KnownZeroBits=*/4);
+  TermRef Row = T.op(TermOp::Add, T.op(TermOp::Add, Base, T.op(TermOp::Mul, T.tidY(), T.c(8))),
+                     T.op(TermOp::UDiv, T.tidX(), T.c(4)));
+  EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLe, T.c(1), Row)), UniformityProver::Answer::Varying);
+  EXPECT_EQ(P.stats().SolverQueries, 0u);
+}
+
+// `w <= v * 16 + tid.x % 16` with per-lane v and w: a full-width v overflows
+// the product in almost every warp, and such a draw is no execution; samples
+// of small values alone show the lanes disagree.
+TEST(UniformityProver, SmallSamplesAvoidOverflowingProducts) {
+  Terms T;
+  UniformityProver P(false, NoWallClockLimit);
+  TermRef V = T.B.freshPerLane(32), W = T.B.freshPerLane(32);
+  TermRef Sum = T.op(TermOp::Add, T.op(TermOp::Mul, V, T.c(16), /*NoWrap=*/true),
+                     T.op(TermOp::URem, T.tidX(), T.c(16)), /*NoWrap=*/true);
+  EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLe, W, Sum)), UniformityProver::Answer::Varying);
+  EXPECT_EQ(P.stats().SolverQueries, 0u);
+}
+
+// A per-lane leaf named twice has one value in a lane: `v + v == v * 2`
+// holds in every lane, so sampling must not call it varying.
+TEST(UniformityProver, PerLaneLeafHasOneValuePerLane) {
+  Terms T;
+  UniformityProver P(false, NoWallClockLimit);
+  TermRef V = T.B.freshPerLane(32);
+  TermRef Same = T.op(TermOp::Eq, T.op(TermOp::Add, V, V), T.op(TermOp::Mul, V, T.c(2)));
+  EXPECT_NE(P.sameInGroup(Same), UniformityProver::Answer::Varying);
+  EXPECT_EQ(P.stats().SampledVarying, 0u);
+}
+
+// The arch passes of one file ask the same questions: a later prover of the
+// process takes a settled answer instead of asking the solver again.
+TEST(UniformityProver, LaterProversReuseSettledAnswers) {
+  Terms T;
+  // (base + tid.x) >> 5 == 12345 with base a multiple of 128: the warp
+  // index against a constant, uniform in warp-aligned blocks, which only
+  // the solver can show.
+  auto Ask = [&](UniformityProver &P) {
+    TermRef Base = T.B.freshUniform(32, /*KnownZeroBits=*/7);
+    TermRef Warp = T.op(TermOp::LShr, T.op(TermOp::Add, Base, T.tidX()), T.c(5));
+    return P.sameInGroup(T.op(TermOp::Eq, Warp, T.c(12345)));
+  };
+  UniformityProver First(true, NoWallClockLimit), Second(true, NoWallClockLimit);
+  EXPECT_EQ(Ask(First), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(First.stats().SolverQueries + First.stats().SharedHits, 1u);
+  EXPECT_EQ(Ask(Second), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(Second.stats().SolverQueries, 0u);
+  EXPECT_EQ(Second.stats().SharedHits, 1u);
+}
+
 TEST(UniformityProver, WarpIndexAndRoundedGroupBoundAreUniform) {
   Terms T;
   UniformityProver P(true, NoWallClockLimit);

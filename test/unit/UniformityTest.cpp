@@ -3,11 +3,13 @@
 // for the CUDA headers (clang's own built-in variables, declared
 // intrinsics) so that each test parses in milliseconds.
 #include "analysis/LaneExpressions.h"
+#include "analysis/LocalWrites.h"
 #include "analysis/Uniformity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
+#include "CudaTestUnits.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -15,14 +17,8 @@ using namespace warp_tidy;
 
 namespace {
 
-// The line marker puts the stand-in declarations in a system header, where
-// CUDA's own are: only those count as intrinsics and atomics.
-const char *Prelude = R"cuda(
-# 1 "cuda_stand_in.h" 3
-#define __device__ __attribute__((device))
-#define __global__ __attribute__((global))
-#define __shared__ __attribute__((shared))
-#include "__clang_cuda_builtin_vars.h"
+// Stand-ins for the intrinsics and atomics (CudaTestUnits.h).
+const std::string Prelude = test::cudaStandIns(R"cuda(
 __device__ unsigned __ballot_sync(unsigned, int);
 __device__ int __any_sync(unsigned, int);
 __device__ int __shfl_sync(unsigned, int, int, int = 32);
@@ -30,19 +26,15 @@ __device__ int __shfl_down_sync(unsigned, int, unsigned, int = 32);
 __device__ void __syncwarp(unsigned = 0xffffffff);
 __device__ unsigned __activemask();
 __device__ int atomicAdd(int *, int);
-# 1 "input.cu"
-__device__ void use(int);
+)cuda",
+                                              R"cuda(__device__ void use(int);
 #define FULL 0xffffffffu
-)cuda";
+)cuda");
 
 struct Parsed {
   std::unique_ptr<ASTUnit> AST;
   const FunctionDecl *find(llvm::StringRef Name) {
-    for (const Decl *D : AST->getASTContext().getTranslationUnitDecl()->decls())
-      if (const auto *FD = dyn_cast<FunctionDecl>(D))
-        if (FD->getName() == Name && FD->hasBody())
-          return FD;
-    return nullptr;
+    return test::findFunction(AST->getASTContext(), Name);
   }
   UniformityRef analyse(llvm::StringRef Name, UniformityOptions Opts = {}) {
     return WarpAnalysisCache::get(AST->getASTContext(), Opts).analysis(find(Name));
@@ -50,12 +42,8 @@ struct Parsed {
 };
 
 Parsed parse(const std::string &Code) {
-  std::vector<std::string> Args = {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_75",
-                                   "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version",
-                                   "-resource-dir", WARP_TIDY_CLANG_RESOURCE_DIR,
-                                   "-isystem", std::string(WARP_TIDY_CLANG_RESOURCE_DIR) + "/include"};
   Parsed P;
-  P.AST = tooling::buildASTFromCodeWithArgs(Prelude + Code, Args, "input.cu");
+  P.AST = test::parseCudaUnit(Prelude + Code);
   return P;
 }
 
@@ -427,7 +415,7 @@ const VarDecl *localNamed(const FunctionDecl *FD, llvm::StringRef Name) {
 }
 } // namespace
 
-// The write-once query caches one body's writes per thread; one process that
+// The write-once query caches one body's writes per translation unit; one process that
 // analyses unit after unit (clangd, the plugin) must get each unit's own
 // answer without anybody resetting the cache.
 TEST(LaneExpressions, WriteCacheFollowsTheTranslationUnit) {
@@ -439,7 +427,7 @@ TEST(LaneExpressions, WriteCacheFollowsTheTranslationUnit) {
     ASSERT_TRUE(K);
     const VarDecl *Lane = localNamed(K, "lane");
     ASSERT_TRUE(Lane);
-    EXPECT_EQ(singleAssignmentInit(Lane, P.AST->getASTContext()) == nullptr, Written)
+    EXPECT_EQ(singleAssignmentInit(Lane) == nullptr, Written)
         << "round " << Round;
   }
 }

@@ -57,14 +57,14 @@ FunctionUniformity::Impl::findButterflies(const ForStmt *For) {
     const auto *Ref = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
     return Ref && Ref->getDecl() == Offset;
   };
-  std::optional<long long> First = Start ? constantValue(Start, Ctx) : std::nullopt;
+  std::optional<int64_t> First = Start ? integerConstant(Start, Ctx) : std::nullopt;
   if (!Offset || !First || *First != 16)
     return Result;
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond)
     return Result;
-  std::optional<long long> Limit = constantValue(Cond->getRHS(), Ctx);
+  std::optional<int64_t> Limit = integerConstant(Cond->getRHS(), Ctx);
   bool Positive = IsOffset(Cond->getLHS()) && Limit &&
                   ((Cond->getOpcode() == BO_GT && *Limit == 0) ||
                    (Cond->getOpcode() == BO_GE && *Limit == 1) ||
@@ -75,12 +75,12 @@ FunctionUniformity::Impl::findButterflies(const ForStmt *For) {
       For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr);
   if (!Inc || !IsOffset(Inc->getLHS()))
     return Result;
-  std::optional<long long> By = constantValue(Inc->getRHS(), Ctx);
+  std::optional<int64_t> By = integerConstant(Inc->getRHS(), Ctx);
   bool Halves = By && ((Inc->getOpcode() == BO_ShrAssign && *By == 1) ||
                        (Inc->getOpcode() == BO_DivAssign && *By == 2));
   if (const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParenImpCasts()))
     if (Inc->getOpcode() == BO_Assign && IsOffset(RHS->getLHS())) {
-      std::optional<long long> K = constantValue(RHS->getRHS(), Ctx);
+      std::optional<int64_t> K = integerConstant(RHS->getRHS(), Ctx);
       Halves = K && ((RHS->getOpcode() == BO_Shr && *K == 1) ||
                      (RHS->getOpcode() == BO_Div && *K == 2));
     }
@@ -149,7 +149,7 @@ bool FunctionUniformity::Impl::isButterflyStep(const VarDecl *V, BinaryOperatorK
     int W = C->Intrinsic->WidthArg;
     if (W >= 0 && static_cast<unsigned>(W) < Call->getNumArgs() &&
         !isa<CXXDefaultArgExpr>(Call->getArg(W))) {
-      std::optional<long long> Width = constantValue(Call->getArg(W), Ctx);
+      std::optional<int64_t> Width = integerConstant(Call->getArg(W), Ctx);
       if (!Width || *Width != 32)
         return false;
     }

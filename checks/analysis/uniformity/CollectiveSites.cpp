@@ -184,7 +184,7 @@ bool FunctionUniformity::Impl::argumentKeepsHelperConverged(const FunctionDecl *
   SymbolicTranslator CallerSide(Ctx, Cache.terms(), CallerView, Opts.AssumeWarpAlignedBlocks);
   llvm::DenseMap<const ParmVarDecl *, TermRef> Bindings;
   for (unsigned I = 0; I < Def->getNumParams() && I < Call->getNumArgs(); ++I)
-    if (!C.Mutated.count(Def->getParamDecl(I)))
+    if (!C.isMutated(Def->getParamDecl(I)))
       Bindings[Def->getParamDecl(I)] = CallerSide.translate(Call->getArg(I));
   for (const auto &[Cond, ID] : Sum.RequirementBranches) {
     if (ID >= C.BranchDeps.size() || !(C.BranchDeps[ID] & parameterDep(P)))
@@ -208,7 +208,7 @@ bool FunctionUniformity::Impl::argumentKeepsHelperConverged(const FunctionDecl *
 int FunctionUniformity::Impl::unwrittenParameterIndex(const Expr *E) const {
   const auto *Ref = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
   const auto *Parm = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  if (!Parm || Mutated.count(Parm) || Parm->getDeclContext() != FD)
+  if (!Parm || isMutated(Parm) || Parm->getDeclContext() != FD)
     return -1;
   return static_cast<int>(Parm->getFunctionScopeIndex());
 }

@@ -29,6 +29,8 @@
 #ifndef WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H
 #define WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H
 
+#include "analysis/LaneIdentity.h"
+#include "analysis/LocalWrites.h"
 #include "analysis/Uniformity.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/OperationKinds.h"
@@ -54,31 +56,12 @@ bool isInSystemHeader(const clang::Decl *D, const clang::ASTContext &Ctx);
 /// The definition with a body we can analyse, or null.
 const clang::FunctionDecl *definitionOf(const clang::FunctionDecl *FD);
 
-/// The integer value of \p E when it is a constant that fits in 63 bits.
-std::optional<long long> constantValue(const clang::Expr *E, const clang::ASTContext &Ctx);
-
-/// The tile size of a cooperative-groups tile member call or algorithm:
-/// from the object (`tile.shfl(...)`, also when the member is static), the
-/// first argument (`cg::reduce(tile, ...)`), or the size-templated base class
-/// the member is declared in.
-unsigned tileSizeOfCall(const clang::CallExpr *Call);
-
 /// Lanes of every N-lane tile that intersects \p Lanes.
 LaneSet tilesTouching(LaneSet Lanes, unsigned N);
 
-/// How an integer expression relates to the thread's position in its warp.
-struct IndexForm {
-  enum FormKind {
-    Other,
-    Constant,    ///< Value
-    Lane,        ///< exactly the lane id, 0..31
-    ThreadX,     ///< threadIdx.x plus a warp-uniform multiple of 32
-    WarpAligned, ///< warp-uniform multiple of 32 (not constant)
-    WarpUniform, ///< warp-uniform by construction (warp index ...)
-  };
-  FormKind Kind = Other;
-  long long Value = 0;
-};
+/// How an integer expression relates to the thread's position in its warp:
+/// the one recogniser's answer (analysis/LaneIdentity.h).
+using IndexForm = PositionForm;
 
 /// Lane sets on the two edges of a branch on a lane comparison.
 struct LaneSplit {
@@ -111,10 +94,9 @@ struct FunctionUniformity::Impl {
   llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> Alias;   // reference -> target
   llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlock;
   llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> DeclPoint;  // its (CFG) DeclStmt
-  // Initialiser of each local never written after it.
-  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> SingleDef;
-  llvm::DenseSet<const clang::VarDecl *> Mutated;
-  llvm::DenseSet<const clang::VarDecl *> AsmLaneVars;
+  /// Which locals are written after their initialiser: the unit's shared
+  /// scan of this body (LocalWrites.h, kept by the WarpAnalysisCache).
+  const LocalWriteFacts *Writes = nullptr;
 
   using State = std::vector<ValueDeps>;
   std::vector<State> In;                  // by block ID
@@ -143,11 +125,15 @@ struct FunctionUniformity::Impl {
   /// The local variable an lvalue expression stores into (x, s.f, a[i]).
   const clang::VarDecl *rootVar(const clang::Expr *E) const;
 
-  /// Finds variables written after their initialisation (or whose address
-  /// escapes), so that the others can be looked through by indexForm, and
-  /// variables written by `mov %laneid` inline assembly.
-  void scanMutations(const clang::Stmt *S);
+  /// Written after its initialisation (or its address escapes): not looked
+  /// through by indexForm and the symbolic view.
+  bool isMutated(const clang::VarDecl *V) const;
 
+  /// Filled by `mov %laneid` inline assembly (and not otherwise written,
+  /// when !isMutated).
+  bool isAsmLaneVar(const clang::VarDecl *V) const;
+
+  /// The initialiser of a local never written after it; null otherwise.
   const clang::Expr *singleDefinition(const clang::VarDecl *V) const;
 
   //--- Control dependence and divergence (ControlDivergence.cpp) ------------

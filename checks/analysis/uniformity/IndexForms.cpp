@@ -1,9 +1,10 @@
 //===--- IndexForms.cpp - Lane ids, threadIdx.x forms and lane splits -------===//
 //
-// indexForm classifies an integer expression by how it relates to the
-// thread's position in the warp (lane id, threadIdx.x plus a multiple of 32,
-// warp index, ...); laneSplit turns a comparison of such a form with a
-// constant into the lane sets on its two edges.
+// indexForm asks the one lane-id recogniser (analysis/LaneIdentity.h) how an
+// integer expression relates to the thread's position in the warp, with the
+// dataflow's knowledge of which leaves are warp-uniform; laneSplit turns a
+// comparison of such a form with a constant into the lane sets on its two
+// edges.
 // Part of FunctionUniformity::Impl (see FunctionAnalysis.h).
 //
 //===----------------------------------------------------------------------===//
@@ -24,160 +25,41 @@ using namespace clang;
 namespace warp_tidy {
 using namespace uniformity_detail;
 
+namespace {
+/// What the value dataflow knows at one program point, for the recogniser:
+/// locals seen through the function's own aliases, leaves uniform where the
+/// state says so.
+struct DataflowEnvironment final : PositionEnvironment {
+  DataflowEnvironment(FunctionUniformity::Impl &P, const FunctionUniformity::Impl::State &S)
+      : PositionEnvironment(P.Opts.AssumeWarpAlignedBlocks), P(P), S(S) {
+    Self = P.FD;
+  }
+  FunctionUniformity::Impl &P;
+  const FunctionUniformity::Impl::State &S;
+
+  const Expr *definition(const VarDecl *V) override {
+    return PositionEnvironment::definition(P.resolve(V));
+  }
+  bool isLaneRegister(const VarDecl *V) override {
+    return PositionEnvironment::isLaneRegister(P.resolve(V));
+  }
+  bool isWarpUniformLeaf(const Expr *E) override { return P.deps(E, S) == 0; }
+};
+} // namespace
+
 IndexForm FunctionUniformity::Impl::indexForm(const Expr *E, const State &S, unsigned Depth) {
-  IndexForm F;
   if (!E || Depth > 8)
-    return F;
-  E = E->IgnoreParenImpCasts();
-  if (std::optional<long long> C = constantValue(E, Ctx)) {
-    F.Kind = IndexForm::Constant;
-    F.Value = *C;
-    return F;
-  }
-  switch (classifyBuiltinIndex(E)) {
-  case BuiltinIndex::ThreadIdxX:
-    F.Kind = IndexForm::ThreadX;
-    return F;
-  case BuiltinIndex::BlockDimX:
-    if (Opts.AssumeWarpAlignedBlocks)
-      F.Kind = IndexForm::WarpAligned;
-    else
-      F.Kind = IndexForm::WarpUniform;
-    return F;
-  case BuiltinIndex::None:
-    break;
-  default:
-    F.Kind = IndexForm::WarpUniform;
-    if (classifyBuiltinIndex(E) == BuiltinIndex::ThreadIdxY ||
-        classifyBuiltinIndex(E) == BuiltinIndex::ThreadIdxZ)
-      F.Kind = Opts.AssumeWarpAlignedBlocks ? IndexForm::WarpUniform : IndexForm::Other;
-    return F;
-  }
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-    if (!V)
-      return F;
-    V = resolve(V);
-    if (AsmLaneVars.count(V) && !Mutated.count(V)) {
-      F.Kind = IndexForm::Lane;
-      return F;
-    }
-    if (V->hasLocalStorage())
-      if (const Expr *Init = singleDefinition(V)) {
-        IndexForm Inner = indexForm(Init, S, Depth + 1);
-        if (Inner.Kind != IndexForm::Other)
-          return Inner;
-      }
-    if (varDeps(V, S) == 0)
-      F.Kind = IndexForm::WarpUniform;
-    return F;
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    // cooperative_groups: tile.thread_rank() of a 32-wide tile is the lane.
-    if (const FunctionDecl *Callee = Call->getDirectCallee())
-      if (isa<CXXMethodDecl>(Callee) && Callee->getIdentifier() &&
-          Callee->getName() == "thread_rank" && tileSizeOfCall(Call) == 32) {
-        F.Kind = IndexForm::Lane;
-        return F;
-      }
-    // cg::thread_block::thread_rank() is the block-linear thread index;
-    // with warp-aligned blocks it splits into warps exactly as
-    // threadIdx.x does, so `rank < 32` is decided per warp.
-    if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()))
-      if (Opts.AssumeWarpAlignedBlocks && Method->getIdentifier() &&
-          Method->getName() == "thread_rank" && Method->getParent()->getIdentifier() &&
-          Method->getParent()->getName() == "thread_block") {
-        F.Kind = IndexForm::ThreadX;
-        return F;
-      }
-    // A parameterless helper that returns a lane id or thread index
-    // (`laneId()`) is that value.
-    if (const FunctionDecl *Def = definitionOf(Call->getDirectCallee()))
-      if (Def->getNumParams() == 0 && !isa<CXXMethodDecl>(Def) && Def != FD)
-        if (const Expr *Returned = onlyReturnedExpr(Def)) {
-          IndexForm Inner = indexForm(Returned, S, Depth + 1);
-          if (Inner.Kind == IndexForm::Lane || Inner.Kind == IndexForm::ThreadX ||
-              Inner.Kind == IndexForm::Constant)
-            return Inner;
-        }
+    return IndexForm();
+  DataflowEnvironment Env(*this, S);
+  IndexForm F = positionForm(E, Ctx, Env);
+  // A rank or index within a smaller group is, for the lane questions
+  // asked here, only as uniform as the dataflow says.
+  if (F.Kind == IndexForm::GroupRank || F.Kind == IndexForm::GroupIndex) {
+    IndexForm Leaf;
     if (deps(E, S) == 0)
-      F.Kind = IndexForm::WarpUniform;
-    return F;
+      Leaf.Kind = IndexForm::WarpUniform;
+    return Leaf;
   }
-  const auto *BO = dyn_cast<BinaryOperator>(E);
-  if (!BO) {
-    if (deps(E, S) == 0)
-      F.Kind = IndexForm::WarpUniform;
-    return F;
-  }
-  IndexForm L = indexForm(BO->getLHS(), S, Depth + 1);
-  IndexForm R = indexForm(BO->getRHS(), S, Depth + 1);
-  auto IsAligned = [](const IndexForm &X) {
-    return X.Kind == IndexForm::WarpAligned ||
-           (X.Kind == IndexForm::Constant && X.Value % 32 == 0);
-  };
-  auto IsUniform = [](const IndexForm &X) {
-    return X.Kind == IndexForm::WarpAligned || X.Kind == IndexForm::Constant ||
-           X.Kind == IndexForm::WarpUniform;
-  };
-  auto Make = [](IndexForm::FormKind K) {
-    IndexForm X;
-    X.Kind = K;
-    return X;
-  };
-  switch (BO->getOpcode()) {
-  case BO_Add:
-    if ((L.Kind == IndexForm::ThreadX && IsAligned(R)) ||
-        (R.Kind == IndexForm::ThreadX && IsAligned(L)))
-      return Make(IndexForm::ThreadX);
-    if (IsAligned(L) && IsAligned(R))
-      return Make(IndexForm::WarpAligned);
-    break;
-  case BO_Sub:
-    if (L.Kind == IndexForm::ThreadX && IsAligned(R))
-      return Make(IndexForm::ThreadX);
-    if (IsAligned(L) && IsAligned(R))
-      return Make(IndexForm::WarpAligned);
-    break;
-  case BO_Mul:
-    if ((IsAligned(L) && IsUniform(R)) || (IsAligned(R) && IsUniform(L)))
-      return Make(IndexForm::WarpAligned);
-    break;
-  case BO_Shl:
-    if (IsUniform(L) && R.Kind == IndexForm::Constant && R.Value >= 5)
-      return Make(IndexForm::WarpAligned);
-    break;
-  case BO_Rem:
-    if ((L.Kind == IndexForm::ThreadX || L.Kind == IndexForm::Lane) &&
-        R.Kind == IndexForm::Constant && R.Value == 32)
-      return Make(IndexForm::Lane);
-    break;
-  case BO_And:
-    if ((L.Kind == IndexForm::ThreadX || L.Kind == IndexForm::Lane) &&
-        R.Kind == IndexForm::Constant && R.Value == 31)
-      return Make(IndexForm::Lane);
-    if ((R.Kind == IndexForm::ThreadX || R.Kind == IndexForm::Lane) &&
-        L.Kind == IndexForm::Constant && L.Value == 31)
-      return Make(IndexForm::Lane);
-    // threadIdx.x & ~31: the first thread of the warp.
-    if (L.Kind == IndexForm::ThreadX && R.Kind == IndexForm::Constant && R.Value % 32 == 0)
-      return Make(IndexForm::WarpUniform);
-    break;
-  case BO_Div:
-    // The warp index: threadIdx.x / 32, / warpSize, / 64 (pairs of warps).
-    if (L.Kind == IndexForm::ThreadX && R.Kind == IndexForm::Constant && R.Value > 0 &&
-        R.Value % 32 == 0)
-      return Make(IndexForm::WarpUniform);
-    break;
-  case BO_Shr:
-    if (L.Kind == IndexForm::ThreadX && R.Kind == IndexForm::Constant && R.Value >= 5)
-      return Make(IndexForm::WarpUniform);
-    break;
-  default:
-    break;
-  }
-  if (IsUniform(L) && IsUniform(R) && !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma)
-    return Make(IndexForm::WarpUniform);
   return F;
 }
 

@@ -161,20 +161,20 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
   V = P.resolve(V);
   TermBuilder &Terms = T.terms();
   unsigned W = T.widthOf(V->getType());
-  if (P.AsmLaneVars.count(V) && !P.Mutated.count(V))
+  if (P.isAsmLaneVar(V) && !P.isMutated(V))
     return Terms.threadIndex(TermOp::HardwareLane);
   if (const Expr *Init = P.singleDefinition(V))
     if (const Stmt *At = P.DeclPoint.lookup(V))
       if (TermRef R = translateAt(Init, At, T))
         return R;
-  if (P.Mutated.count(V)) {
+  if (P.isMutated(V)) {
     const Induction &I = P.induction(V);
     if (I.Valid && P.writesInLockstep(I))
       if (TermRef Value = inductionValue(V, I, W, T))
         return Value;
   }
   // A leaf: one per variable (and per point where it may have changed).
-  const void *At = P.Mutated.count(V) ? Point : nullptr;
+  const void *At = P.isMutated(V) ? Point : nullptr;
   if (P.varDeps(V, *S) != 0)
     return Terms.perLane(V, W, At);
   // A kernel parameter keeps what every launch of the kernel in this unit

@@ -65,7 +65,7 @@ void FunctionUniformity::Impl::transferStmt(const Stmt *St, State &S, unsigned B
       if (const auto *V = dyn_cast<VarDecl>(D)) {
         if (Alias.count(V))
           continue;
-        if (AsmLaneVars.count(V)) {
+        if (isAsmLaneVar(V)) {
           assign(S, V, ThreadVarying, true, BlockID);
           continue;
         }

@@ -12,6 +12,7 @@
 #include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/LaunchFacts.h"
+#include "analysis/LocalWrites.h"
 #include "analysis/SymbolicTerm.h"
 #include "analysis/SymbolicTranslation.h"
 #include "analysis/ThreadIndex.h"
@@ -155,6 +156,28 @@ WarpAnalysisCache &WarpAnalysisCache::get(ASTContext &Ctx, const UniformityOptio
     Ctx.AddDeallocation(dropCachesOf, &Ctx);
   auto &Slot = R[Key];
   Slot = std::make_unique<WarpAnalysisCache>(Ctx, Opts);
+  return *Slot;
+}
+
+const LocalWriteFacts &WarpAnalysisCache::localWrites(const FunctionDecl *FD) {
+  ASTContext &Ctx = FD->getASTContext();
+  WarpAnalysisCache *Owner = nullptr;
+  {
+    // The facts do not depend on the options: any cache of the unit holds
+    // them (the one the checks use, normally).
+    std::lock_guard<std::mutex> Lock(RegistryMutex);
+    for (auto &Entry : registry())
+      if (Entry.first.Ctx == &Ctx) {
+        Owner = Entry.second.get();
+        break;
+      }
+  }
+  if (!Owner)
+    Owner = &get(Ctx);
+  const Stmt *Body = FD->getBody();
+  std::unique_ptr<LocalWriteFacts> &Slot = Owner->WriteFacts[Body];
+  if (!Slot)
+    Slot = std::make_unique<LocalWriteFacts>(Body);
   return *Slot;
 }
 

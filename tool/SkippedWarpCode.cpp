@@ -1,0 +1,309 @@
+//===--- SkippedWarpCode.cpp - Warp code in text a pass did not compile ---===//
+
+#include "SkippedWarpCode.h"
+#include "analysis/ArchConditions.h"
+#include "analysis/CollectiveCalls.h"
+#include "analysis/WarpIntrinsics.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
+
+using namespace clang;
+
+namespace warp_tidy {
+
+namespace {
+
+/// Library names that stand for warp-level code even though their bodies
+/// live in system headers the recorder does not look into.
+bool namesWarpLibrary(llvm::StringRef Name) {
+  static const llvm::StringSet<> Names = {
+      "cub",           "WarpReduce",       "WarpScan",         "WarpExchange",
+      "WarpLoad",      "WarpStore",        "WarpMergeSort",    "tiled_partition",
+      "coalesced_threads", "thread_block_tile", "coalesced_group", "labeled_partition",
+      "binary_partition",  "wmma",             "asm",              "__asm__",
+      "__asm"};
+  return Names.contains(Name);
+}
+
+bool namesWarpIntrinsic(llvm::StringRef Name) {
+  static const llvm::StringSet<> Names = [] {
+    llvm::StringSet<> S;
+    for (const WarpIntrinsic &I : allWarpIntrinsics())
+      S.insert(I.Name);
+    return S;
+  }();
+  return Names.contains(Name);
+}
+
+/// The name a call is made through, also in templates (dependent callees).
+llvm::StringRef calleeName(const CallExpr *Call) {
+  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
+    return Ref->getDecl()->getIdentifier() ? Ref->getDecl()->getName() : "";
+  if (const auto *Member = dyn_cast<MemberExpr>(Callee))
+    return Member->getMemberDecl()->getIdentifier() ? Member->getMemberDecl()->getName()
+                                                    : "";
+  if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Callee))
+    return Lookup->getName().isIdentifier() ? Lookup->getName().getAsIdentifierInfo()->getName()
+                                            : "";
+  if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
+    return Member->getMemberName().isIdentifier()
+               ? Member->getMemberName().getAsIdentifierInfo()->getName()
+               : "";
+  if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
+    return Member->getMember().isIdentifier()
+               ? Member->getMember().getAsIdentifierInfo()->getName()
+               : "";
+  return "";
+}
+
+/// Names of user functions that may reach a warp collective: those calling
+/// one (or holding inline asm) and, transitively, their callers. By name,
+/// which over-approximates (overloads, methods of other classes): towards
+/// running the extra pass.
+class WarpReach : public RecursiveASTVisitor<WarpReach> {
+public:
+  explicit WarpReach(const SourceManager &SM) : SM(SM) {}
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    if (!F->getIdentifier() || !F->doesThisDeclarationHaveABody())
+      return true;
+    BodyScan Scan;
+    Scan.TraverseStmt(F->getBody());
+    Entry &E = Functions[F->getName()];
+    E.Direct |= Scan.Direct;
+    E.Callees.insert(Scan.Callees.begin(), Scan.Callees.end());
+    return true;
+  }
+
+  llvm::StringSet<> reaching() const {
+    llvm::StringSet<> Out;
+    for (const auto &F : Functions)
+      if (F.second.Direct)
+        Out.insert(F.first());
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const auto &F : Functions) {
+        if (Out.contains(F.first()))
+          continue;
+        for (const auto &C : F.second.Callees)
+          if (Out.contains(C.first())) {
+            Out.insert(F.first());
+            Changed = true;
+            break;
+          }
+      }
+    }
+    return Out;
+  }
+
+private:
+  struct Entry {
+    bool Direct = false;
+    llvm::StringSet<> Callees;
+  };
+  struct BodyScan : RecursiveASTVisitor<BodyScan> {
+    bool Direct = false;
+    llvm::StringSet<> Callees;
+    bool VisitCallExpr(CallExpr *Call) {
+      llvm::StringRef Name = calleeName(Call);
+      if (recogniseCollective(Call) || namesWarpIntrinsic(Name))
+        Direct = true;
+      else if (!Name.empty())
+        Callees.insert(Name);
+      return true;
+    }
+    bool VisitAsmStmt(AsmStmt *) {
+      Direct = true;
+      return true;
+    }
+  };
+
+  const SourceManager &SM;
+  llvm::StringMap<Entry> Functions;
+};
+
+
+/// Words that qualify a declaration but never change a value, a mask or
+/// which code runs: a macro that stands for these alone (`__restrict__` on
+/// one path, nothing on another) cannot change what warp code computes.
+bool isQualifierWord(llvm::StringRef Word) {
+  static const llvm::StringSet<> Words = {
+      "__restrict__", "__restrict", "restrict",  "const",           "volatile",
+      "inline",       "__inline__", "__inline",  "__forceinline__", "__noinline__",
+      "static",       "constexpr",  "__device__", "__host__"};
+  return Words.contains(Word);
+}
+
+} // namespace
+
+SkippedWarpCode::SkippedWarpCode(ASTContext &Ctx, Preprocessor &PP, const ArchGuardMap &Map)
+    : Ctx(Ctx), PP(PP), Map(Map) {}
+
+SkippedWarpCode::Tokens SkippedWarpCode::lex(FileID File, unsigned Begin, unsigned End) const {
+  Tokens Out;
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool Invalid = false;
+  llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
+  if (Invalid || End > Buffer.size() || Begin >= End)
+    return Out;
+  Lexer L(SM.getLocForStartOfFile(File), PP.getLangOpts(), Buffer.begin(),
+          Buffer.begin() + Begin, Buffer.end());
+  L.SetCommentRetentionState(false);
+  auto OffsetOf = [&](const Token &T) {
+    return static_cast<unsigned>(SM.getFileOffset(T.getLocation()));
+  };
+  Token T, Previous;
+  Previous.startToken();
+  bool HavePrevious = false, DirectiveName = false;
+  bool ExpectMacroName = false; // just after `#define` / `#undef`
+  int OpenMacro = -1;           // the directive whose tokens follow
+  unsigned MacroDirective = 0;  // the offset of its `#`
+  while (true) {
+    L.LexFromRawLexer(T);
+    if (T.is(tok::eof) || OffsetOf(T) >= End)
+      break;
+    if (T.isAtStartOfLine())
+      OpenMacro = -1;
+    if (OpenMacro >= 0) {
+      // A token of the replacement list (or the parameter list).
+      MacroPiece &M = Out.Macros[OpenMacro];
+      M.QualifiersOnly &= T.is(tok::raw_identifier) && isQualifierWord(T.getRawIdentifier());
+    }
+    if (ExpectMacroName) {
+      if (T.is(tok::raw_identifier)) {
+        Out.Macros.push_back({MacroDirective, T.getRawIdentifier().str(), true});
+        OpenMacro = static_cast<int>(Out.Macros.size()) - 1;
+      }
+      ExpectMacroName = false;
+      Previous = T;
+      HavePrevious = true;
+      continue;
+    }
+    if (T.is(tok::hash) && T.isAtStartOfLine()) {
+      DirectiveName = true;
+      Previous = T;
+      HavePrevious = true;
+      continue;
+    }
+    if (DirectiveName && T.is(tok::raw_identifier)) {
+      llvm::StringRef D = T.getRawIdentifier();
+      if (D == "define" || D == "undef") {
+        ExpectMacroName = true;
+        MacroDirective = OffsetOf(Previous);
+      }
+      else if (D == "include" || D == "include_next" || D == "import")
+        Out.Direct.push_back(OffsetOf(Previous));
+    }
+    DirectiveName = false;
+    if (T.is(tok::l_paren) && HavePrevious && Previous.is(tok::raw_identifier))
+      Out.Calls.push_back({OffsetOf(Previous), Previous.getRawIdentifier().str()});
+    if (T.is(tok::raw_identifier)) {
+      llvm::StringRef Name = T.getRawIdentifier();
+      if (namesWarpIntrinsic(Name) || namesWarpLibrary(Name))
+        Out.Direct.push_back(OffsetOf(T));
+    }
+    Previous = T;
+    HavePrevious = true;
+  }
+  return Out;
+}
+
+bool SkippedWarpCode::reaches(llvm::StringRef Callee) {
+  if (!Reaching) {
+    WarpReach Reach(Ctx.getSourceManager());
+    Reach.TraverseDecl(Ctx.getTranslationUnitDecl());
+    Reaching = Reach.reaching();
+  }
+  return Reaching->contains(Callee);
+}
+
+// Nested macro directives are followed a few levels deep; past that, a
+// directive counts as warp code.
+static constexpr unsigned MaxMacroDepth = 4;
+
+bool SkippedWarpCode::holdsWarpCode(FileID File, unsigned Begin, unsigned End,
+                                    unsigned Depth) {
+  Tokens Found = lex(File, Begin, End);
+  if (!Found.Direct.empty())
+    return true;
+  for (const auto &Call : Found.Calls)
+    if (reaches(Call.second))
+      return true;
+  for (const MacroPiece &Macro : Found.Macros)
+    if (macroMayChangeWarpCode(Macro, Depth + 1))
+      return true;
+  return false;
+}
+
+/// Does the macro of this pass named \p II stand for qualifier words alone
+/// (or nothing)?
+static bool definedAsQualifiers(Preprocessor &PP, const IdentifierInfo *II) {
+  const MacroInfo *MI = PP.getMacroInfo(II);
+  if (!MI || MI->isFunctionLike())
+    return false;
+  for (const Token &T : MI->tokens())
+    if (!T.getIdentifierInfo() || !isQualifierWord(T.getIdentifierInfo()->getName()))
+      return false;
+  return true;
+}
+
+bool SkippedWarpCode::macroMayChangeWarpCode(const MacroPiece &Macro, unsigned Depth) {
+  if (Depth > MaxMacroDepth)
+    return true;
+  const std::string Key = Macro.Name + (Macro.QualifiersOnly ? "/q" : "");
+  auto Known = MacroVerdicts.find(Key);
+  if (Known != MacroVerdicts.end())
+    return Known->second;
+  // Provisionally no, so that a conditional naming the macro it sits in
+  // does not recurse forever; replaced below.
+  MacroVerdicts[Key] = false;
+  bool Verdict = false;
+  // A macro of this pass (defined here, or defined once and undefined) is
+  // expanded or tested in code this pass compiled; a new definition may
+  // change any of it, unless both stand for qualifier words alone.
+  if (const IdentifierInfo *II = PP.getIdentifierInfo(Macro.Name);
+      II && II->hadMacroDefinition())
+    Verdict = !(Macro.QualifiersOnly && definedAsQualifiers(PP, II));
+  llvm::StringRef Name = Macro.Name;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (size_t I = 0; I < Map.Branches.size() && !Verdict; ++I) {
+    const GuardBranch &B = Map.Branches[I];
+    bool Tests = false;
+    for (const CondToken &T : lexConditionText(B.Condition))
+      Tests |= T.Kind == CondToken::Identifier && T.Text == Name;
+    if (!Tests)
+      continue;
+    const GuardChain &Chain = Map.Chains[B.Chain];
+    if (Chain.Begin.isInvalid() || Chain.End.isInvalid() || !Chain.Begin.isFileID() ||
+        SM.getFileID(Chain.Begin) != B.File) {
+      Verdict = true; // a chain this cannot read: assume the worst
+      break;
+    }
+    Verdict = holdsWarpCode(B.File, SM.getFileOffset(Chain.Begin),
+                            SM.getFileOffset(Chain.End), Depth);
+  }
+  MacroVerdicts[Key] = Verdict;
+  return Verdict;
+}
+
+SkippedWarpCode::Pieces SkippedWarpCode::scan(FileID File, unsigned Begin, unsigned End) {
+  Tokens Found = lex(File, Begin, End);
+  Pieces Out;
+  Out.Warp = std::move(Found.Direct);
+  for (const auto &[Offset, Callee] : Found.Calls)
+    (reaches(Callee) ? Out.Warp : Out.Other).push_back(Offset);
+  for (const MacroPiece &Macro : Found.Macros)
+    (macroMayChangeWarpCode(Macro, 0) ? Out.Warp : Out.Other).push_back(Macro.Offset);
+  return Out;
+}
+
+} // namespace warp_tidy
