@@ -1,14 +1,22 @@
 //===--- PrecompiledPrologue.cpp - A shared PCH of the implicit CUDA prologue =//
 
 #include "PrecompiledPrologue.h"
+#include "LeadingIncludes.h"
+#include "analysis/ArchGuardRecord.h"
+#include "analysis/PchUserFiles.h"
+#include "analysis/TargetArchs.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExternalASTSource.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/HeaderSearch.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
@@ -34,7 +42,7 @@ namespace warp_tidy {
 
 namespace {
 
-constexpr int PchFormatVersion = 1;
+constexpr int PchFormatVersion = 2;
 /// A failed build is not retried for this long (units parse plainly).
 constexpr std::chrono::seconds FailedBuildMemory(600);
 /// A lock this old belongs to a builder that died.
@@ -116,6 +124,105 @@ public:
 };
 
 
+/// The unit's leading `#include` lines (LeadingIncludes.h) and the
+/// directory its quoted includes are looked up in first; empty: a PCH of
+/// the prologue alone.
+struct LeadingBlock {
+  std::string Text;
+  std::string Directory;
+  size_t End = 0; ///< Where the block ends in the unit's main file.
+  bool empty() const { return Text.empty(); }
+};
+
+LeadingBlock leadingBlock(const FrontendInputFile &Input, FileManager &Files, size_t MaxLines) {
+  LeadingBlock Block;
+  if (!Input.isFile() || !MaxLines)
+    return Block;
+  auto Buffer = Files.getBufferForFile(Input.getFile());
+  if (!Buffer)
+    return Block;
+  LeadingIncludeBlock Found = leadingIncludes((*Buffer)->getBuffer());
+  size_t Count = std::min(MaxLines, Found.Lines.size());
+  if (!Count)
+    return Block;
+  Block.Text = leadingIncludesText(Found.Lines, Count);
+  Block.End = Found.Ends[Count - 1];
+  if (Block.Text.empty())
+    return Block;
+  SmallString<256> Main(Input.getFile());
+  Files.makeAbsolutePath(Main);
+  Block.Directory = sys::path::parent_path(Main).str();
+  if (Block.Directory.empty())
+    Block.Text.clear();
+  return Block;
+}
+
+/// The running executable, as size and time: the guard record of a PCH is
+/// written by the recorder of the binary that built it.
+std::string executableStamp() {
+  static const std::string Stamp = [] {
+    std::string Exe = sys::fs::getMainExecutable(nullptr, (void *)&executableStamp);
+    sys::fs::file_status Status;
+    if (sys::fs::status(Exe, Status))
+      return Exe;
+    return Exe + "/" + std::to_string(Status.getSize()) + "/" + std::to_string(mtimeNs(Status));
+  }();
+  return Stamp;
+}
+
+/// The target list the command gives the checks (TargetArchs.h).
+std::vector<unsigned> commandTargets(const PreprocessorOptions &PP) {
+  std::string Prefix = std::string(TargetArchsMacroName) + "=";
+  std::vector<unsigned> Targets;
+  for (const auto &[Macro, IsUndef] : PP.Macros)
+    if (!IsUndef && StringRef(Macro).starts_with(Prefix))
+      Targets = parseArchList(StringRef(Macro).drop_front(Prefix.size()));
+  return Targets;
+}
+
+/// The PCH build with leading user headers: also records their arch guards
+/// (ArchGuardRecord.h).
+class LeadingPchAction : public GeneratePCHAction {
+public:
+  std::optional<json::Value> Record;
+  std::string Problem;
+
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef InFile) override {
+    std::unique_ptr<ASTConsumer> Writer = GeneratePCHAction::CreateASTConsumer(CI, InFile);
+    if (!Writer)
+      return Writer;
+    Preprocessor &PP = CI.getPreprocessor();
+    unsigned Analysed = parseMinimumArch(CI.getTargetOpts().CPU);
+    auto Map = std::make_shared<ArchGuardMap>();
+    Map->useArchs(recordedArchs(commandTargets(CI.getPreprocessorOpts()), Analysed), Analysed);
+    PP.addPPCallbacks(makeArchGuardRecorder(PP, Map, 0));
+    std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+    Consumers.push_back(std::make_unique<Inspector>(*this, PP, std::move(Map)));
+    Consumers.push_back(std::move(Writer));
+    return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+  }
+
+private:
+  class Inspector : public ASTConsumer {
+  public:
+    Inspector(LeadingPchAction &Action, Preprocessor &PP, std::shared_ptr<ArchGuardMap> Map)
+        : Action(Action), PP(PP), Map(std::move(Map)) {}
+    void HandleTranslationUnit(ASTContext &) override {
+      const SourceManager &SM = PP.getSourceManager();
+      Action.Record = guardRecordToJson(*Map, SM);
+      if (!Action.Record)
+        Action.Problem = "an arch guard of the leading headers lies in a macro expansion";
+    }
+
+  private:
+    LeadingPchAction &Action;
+    Preprocessor &PP;
+    std::shared_ptr<ArchGuardMap> Map;
+  };
+};
+
 /// The PCHs of one directory: finds, validates, builds.
 class PchStore {
 public:
@@ -123,26 +230,34 @@ public:
 
   /// The PCH for \p Unit (whose first \p PrologueIncludes `-include`s are
   /// the prologue), built if needed; empty when there is none to use.
+  /// With a non-empty \p Leading, the PCH holds every `-include` and the
+  /// leading block after them.
   std::string acquire(const CompilerInvocation &Unit, size_t PrologueIncludes,
-                      FileManager &Files, std::shared_ptr<PCHContainerOperations> PCHOps,
+                      const LeadingBlock &Leading, FileManager &Files,
+                      std::shared_ptr<PCHContainerOperations> PCHOps,
                       PrologueOutcome &Outcome);
 
   /// The PCH at \p Pch gave a parse that the plain parse contradicts:
   /// drop it, and parse plainly for a while.
   void reject(StringRef Pch, StringRef Why);
 
+  const PrologueSettings &settings() const { return Settings; }
+
 private:
-  std::string key(const CompilerInvocation &Unit, FileManager &Files) const;
-  bool valid(StringRef Pch, std::vector<FileStamp> &Deps) const;
+  std::string key(const CompilerInvocation &Unit, const LeadingBlock &Leading,
+                  FileManager &Files) const;
+  bool valid(StringRef Pch, bool Leading, std::vector<FileStamp> &Deps) const;
   bool recentlyFailed(StringRef Pch, std::string &Why) const;
   bool build(StringRef Pch, const CompilerInvocation &Unit, size_t PrologueIncludes,
-             FileManager &Files, std::shared_ptr<PCHContainerOperations> PCHOps,
-             std::vector<FileStamp> &Deps, std::string &Why) const;
+             const LeadingBlock &Leading, FileManager &Files,
+             std::shared_ptr<PCHContainerOperations> PCHOps, std::vector<FileStamp> &Deps,
+             std::string &Why) const;
 
   PrologueSettings Settings;
 };
 
-std::string PchStore::key(const CompilerInvocation &Unit, FileManager &Files) const {
+std::string PchStore::key(const CompilerInvocation &Unit, const LeadingBlock &Leading,
+                          FileManager &Files) const {
   // Everything of the device invocation but the names of its input and
   // outputs: language, standard, target and arch, every preprocessor
   // option (-D/-U/-I/-isystem/-include, __clang_analyzer__), warnings.
@@ -162,10 +277,18 @@ std::string PchStore::key(const CompilerInvocation &Unit, FileManager &Files) co
   Parts.push_back(Unit.getFileSystemOpts().WorkingDir);
   for (std::string &A : Copy.getCC1CommandLine())
     Parts.push_back(std::move(A));
+  if (!Leading.empty()) {
+    // The block, where its quoted includes are found, and the binary whose
+    // recorder wrote the guard record.
+    Parts.push_back("leading-includes");
+    Parts.push_back(Leading.Text);
+    Parts.push_back(Leading.Directory);
+    Parts.push_back(executableStamp());
+  }
   return hashParts(Parts);
 }
 
-bool PchStore::valid(StringRef Pch, std::vector<FileStamp> &Deps) const {
+bool PchStore::valid(StringRef Pch, bool Leading, std::vector<FileStamp> &Deps) const {
   auto Buffer = MemoryBuffer::getFile(Pch + ".deps");
   if (!Buffer)
     return false;
@@ -184,6 +307,23 @@ bool PchStore::valid(StringRef Pch, std::vector<FileStamp> &Deps) const {
   if (!Self || O->getString("hash") != StringRef(Self->Hash)) {
     debug("'" + Pch + "' does not match its record");
     return false;
+  }
+  // The guard record of its user headers: the one written with it.
+  if (Leading) {
+    auto Guards = MemoryBuffer::getFile(guardRecordPath(Pch));
+    Expected<json::Value> Record =
+        Guards ? json::parse((*Guards)->getBuffer())
+               : Expected<json::Value>(createStringError("no guard record"));
+    if (!Record) {
+      consumeError(Record.takeError());
+      debug("'" + Pch + "' has no guard record");
+      return false;
+    }
+    const json::Object *G = Record->getAsObject();
+    if (!G || G->getString("pch") != StringRef(Self->Hash)) {
+      debug("the guard record of '" + Pch + "' is not its own");
+      return false;
+    }
   }
   // What it was built from: unchanged (size and modification time, which
   // is what clang itself compares when it loads a PCH).
@@ -212,12 +352,14 @@ bool PchStore::recentlyFailed(StringRef Pch, std::string &Why) const {
 }
 
 bool PchStore::build(StringRef Pch, const CompilerInvocation &Unit, size_t PrologueIncludes,
-                     FileManager &Files, std::shared_ptr<PCHContainerOperations> PCHOps,
+                     const LeadingBlock &Leading, FileManager &Files,
+                     std::shared_ptr<PCHContainerOperations> PCHOps,
                      std::vector<FileStamp> &Deps, std::string &Why) const {
-  // The empty unit the PCH is built from: clang makes a PCH user include
-  // its main file, so it stays next to the PCH (and is evicted with it).
+  // The unit the PCH is built from (empty, or the leading block): clang
+  // makes a PCH user include its main file, so it stays next to the PCH
+  // (and is evicted with it). Never anything written into the project.
   std::string Empty = (Pch + ".cu").str();
-  if (!sys::fs::exists(Empty) && !writeAtomically(Empty, "")) {
+  if (!sys::fs::exists(Empty) && !writeAtomically(Empty, Leading.Text)) {
     Why = "cannot write '" + Empty + "'";
     return false;
   }
@@ -232,19 +374,40 @@ bool PchStore::build(StringRef Pch, const CompilerInvocation &Unit, size_t Prolo
   Invocation->getCodeGenOpts().MainFileName.clear();
   Invocation->getDependencyOutputOpts() = DependencyOutputOptions();
   std::vector<std::string> &Includes = Invocation->getPreprocessorOpts().Includes;
-  Includes.resize(PrologueIncludes);
+  if (Leading.empty()) {
+    Includes.resize(PrologueIncludes);
+  } else {
+    // The unit's quoted includes look in its own directory first; here that
+    // directory comes first among the quoted ones instead.
+    auto &Entries = Invocation->getHeaderSearchOpts().UserEntries;
+    Entries.insert(Entries.begin(), HeaderSearchOptions::Entry(Leading.Directory, frontend::Quoted,
+                                                               /*IsFramework=*/false,
+                                                               /*IgnoreSysRoot=*/true));
+  }
 
   auto Recorder = makeIntrusiveRefCnt<RecordingFileSystem>(Files.getVirtualFileSystemPtr());
   ErrorCounter Errors;
   bool Built;
+  std::optional<json::Value> GuardRecord;
   {
     CompilerInstance CI(std::move(Invocation), std::move(PCHOps));
     CI.setVirtualFileSystem(Recorder);
     CI.createFileManager();
     CI.createDiagnostics(&Errors, /*ShouldOwnClient=*/false);
     CI.createSourceManager();
-    GeneratePCHAction Action;
-    Built = CI.ExecuteAction(Action) && !Errors.getNumErrors();
+    if (Leading.empty()) {
+      GeneratePCHAction Action;
+      Built = CI.ExecuteAction(Action) && !Errors.getNumErrors();
+    } else {
+      LeadingPchAction Action;
+      Built = CI.ExecuteAction(Action) && !Errors.getNumErrors();
+      if (Built && !Action.Record) {
+        sys::fs::remove(Temp);
+        Why = Action.Problem.empty() ? "no guard record" : Action.Problem;
+        return false;
+      }
+      GuardRecord = std::move(Action.Record);
+    }
   }
   if (!Built) {
     sys::fs::remove(Temp);
@@ -277,9 +440,15 @@ bool PchStore::build(StringRef Pch, const CompilerInvocation &Unit, size_t Prolo
                       {"deps", stampsToJson(Deps)}};
   std::string Text;
   raw_string_ostream(Text) << json::Value(std::move(Record));
-  // The record first, then the PCH: a reader that finds the PCH finds its
-  // record (and checks the content hash, so an older record cannot pass).
-  if (!writeAtomically((Pch + ".deps").str(), Text) || sys::fs::rename(Temp, Pch)) {
+  std::string GuardText;
+  if (GuardRecord) {
+    GuardRecord->getAsObject()->try_emplace("pch", Self->Hash);
+    raw_string_ostream(GuardText) << *GuardRecord;
+  }
+  // The records first, then the PCH: a reader that finds the PCH finds its
+  // records (and checks the content hash, so an older record cannot pass).
+  if ((GuardRecord && !writeAtomically(guardRecordPath(Pch), GuardText)) ||
+      !writeAtomically((Pch + ".deps").str(), Text) || sys::fs::rename(Temp, Pch)) {
     sys::fs::remove(Temp);
     Why = "cannot write into '" + Settings.Directory + "' (disk full?)";
     return false;
@@ -289,7 +458,7 @@ bool PchStore::build(StringRef Pch, const CompilerInvocation &Unit, size_t Prolo
 }
 
 std::string PchStore::acquire(const CompilerInvocation &Unit, size_t PrologueIncludes,
-                              FileManager &Files,
+                              const LeadingBlock &Leading, FileManager &Files,
                               std::shared_ptr<PCHContainerOperations> PCHOps,
                               PrologueOutcome &Outcome) {
   auto Plain = [&](const std::string &Why) {
@@ -304,20 +473,21 @@ std::string PchStore::acquire(const CompilerInvocation &Unit, size_t PrologueInc
   if (!sys::fs::is_directory(Settings.Directory))
     return Plain("cannot create '" + Settings.Directory + "': not a directory");
   SmallString<256> PchPath(Settings.Directory);
-  sys::path::append(PchPath, key(Unit, Files) + ".pch");
+  sys::path::append(PchPath, key(Unit, Leading, Files) + ".pch");
   std::string Pch = PchPath.str().str();
   std::string Lock = Pch + ".lock";
   auto Use = [&](std::vector<FileStamp> Deps) {
     Outcome.What = PrologueOutcome::Used;
     llvm::append_range(Outcome.Deps, Deps);
-    debug("using '" + Pch + "'");
+    debug("using '" + Pch + "'" +
+          (Leading.empty() ? "" : " (it holds the unit's leading #include lines too)"));
     return Pch;
   };
 
   auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(Settings.WaitSeconds);
   for (;;) {
     std::vector<FileStamp> Deps;
-    if (valid(Pch, Deps))
+    if (valid(Pch, !Leading.empty(), Deps))
       return Use(std::move(Deps));
     std::string Why;
     if (recentlyFailed(Pch, Why))
@@ -329,10 +499,10 @@ std::string PchStore::acquire(const CompilerInvocation &Unit, size_t PrologueInc
       return Plain("cannot create '" + Lock + "': " + LockError.message());
     if (!LockError) {
       ::close(FD);
-      bool Built = valid(Pch, Deps); // Finished while we looked?
+      bool Built = valid(Pch, !Leading.empty(), Deps); // Finished while we looked?
       if (!Built) {
         auto Start = std::chrono::steady_clock::now();
-        Built = build(Pch, Unit, PrologueIncludes, Files, PCHOps, Deps, Why);
+        Built = build(Pch, Unit, PrologueIncludes, Leading, Files, PCHOps, Deps, Why);
         debug((Built ? "built '" : "could not build '") + Pch + "' in " +
               std::to_string(std::chrono::duration<double>(
                                  std::chrono::steady_clock::now() - Start)
@@ -362,22 +532,86 @@ void PchStore::reject(StringRef Pch, StringRef Why) {
   debug("rejecting '" + Pch + "': " + Why);
   writeAtomically((Pch + ".failed").str(), ("the PCH was rejected: " + Why + "\n").str());
   sys::fs::remove(Pch);
+  sys::fs::remove(guardRecordPath(Pch));
 }
 
-/// Narrows the traversal to what was parsed after the PCH: the unit's own
-/// declarations and those of every header it includes. Declarations read
-/// from the PCH reach consumers as "interesting" ones; they stay outside.
+bool listedByUnit(const Decl *D);
+
+/// The top-level declarations of the PCH's user files, in the order of the
+/// unit.
+std::vector<Decl *> pchUserDecls(ASTContext &Ctx) {
+  std::vector<Decl *> Out;
+  ExternalASTSource *Source = Ctx.getExternalSource();
+  if (!Source)
+    return Out;
+  SourceManager &SM = Ctx.getSourceManager();
+  for (const auto &Entry : pchUserFiles(SM))
+    for (FileID File : Entry.getValue()) {
+      SmallVector<Decl *, 64> InFile;
+      Source->FindFileRegionDecls(File, 0, SM.getFileIDSize(File), InFile);
+      for (Decl *D : InFile)
+        if (D && listedByUnit(D))
+          Out.push_back(D);
+    }
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  BeforeThanCompare<SourceLocation> Before(SM);
+  llvm::stable_sort(Out, [&](const Decl *A, const Decl *B) {
+    return Before(SM.getExpansionLoc(A->getBeginLoc()), SM.getExpansionLoc(B->getBeginLoc()));
+  });
+  return Out;
+}
+
+/// Whether \p D, a file-level declaration of the PCH, is one the
+/// translation unit lists itself (what a traversal of the whole unit
+/// visits at top level): not the pattern of a template, nor an
+/// instantiation (both are visited through their template).
+bool listedByUnit(const Decl *D) {
+  if (!isa<TranslationUnitDecl>(D->getLexicalDeclContext()))
+    return false; // In a namespace: visited through it.
+  if (const auto *F = dyn_cast<FunctionDecl>(D))
+    return !F->getDescribedFunctionTemplate() &&
+           (F->getTemplateSpecializationKind() == TSK_Undeclared ||
+            F->getTemplateSpecializationKind() == TSK_ExplicitSpecialization);
+  if (const auto *S = dyn_cast<ClassTemplateSpecializationDecl>(D))
+    return S->getSpecializationKind() != TSK_ImplicitInstantiation;
+  if (const auto *S = dyn_cast<VarTemplateSpecializationDecl>(D))
+    return S->getSpecializationKind() != TSK_ImplicitInstantiation;
+  if (const auto *R = dyn_cast<CXXRecordDecl>(D))
+    return !R->getDescribedClassTemplate();
+  if (const auto *V = dyn_cast<VarDecl>(D))
+    return !V->getDescribedVarTemplate();
+  if (const auto *A = dyn_cast<TypeAliasDecl>(D))
+    return !A->getDescribedAliasTemplate();
+  return true;
+}
+
+/// Narrows the traversal to the unit's own declarations: those parsed after
+/// the PCH (the unit's code and every header it includes, project and
+/// system alike) and, when the PCH holds the unit's leading project
+/// headers, the top-level declarations of every user file in it, found by
+/// file (ExternalASTSource::FindFileRegionDecls) so that the PCH's system
+/// headers stay unread. Other declarations read from the PCH reach
+/// consumers as "interesting" ones; they stay outside.
 class UnitScopeConsumer : public ASTConsumer {
 public:
+  explicit UnitScopeConsumer(bool UserHeadersInPch) : UserHeadersInPch(UserHeadersInPch) {}
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     for (Decl *D : Group)
       Decls.push_back(D);
     return true;
   }
   void HandleInterestingDecl(DeclGroupRef) override {}
-  void HandleTranslationUnit(ASTContext &Ctx) override { Ctx.setTraversalScope(Decls); }
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (UserHeadersInPch) {
+      std::vector<Decl *> FromPch = pchUserDecls(Ctx);
+      Decls.insert(Decls.begin(), FromPch.begin(), FromPch.end());
+    }
+    Ctx.setTraversalScope(Decls);
+  }
 
 private:
+  bool UserHeadersInPch;
   std::vector<Decl *> Decls;
 };
 
@@ -403,17 +637,35 @@ public:
     // As runClangTidy with Quiet (what warp-tidy's workers asked for): no
     // "N warnings generated" line.
     Invocation->getDiagnosticOpts().ShowCarets = false;
-    UsePch = false;
+    UsePch = UserHeadersInPch = false;
     PreprocessorOptions &PP = Invocation->getPreprocessorOpts();
     size_t Prologue = prologueIncludeCount(PP);
     if (Store && Prologue && PP.MacroIncludes.empty() && PP.ImplicitPCHInclude.empty() &&
         Invocation->getFrontendOpts().Inputs.size() == 1) {
-      std::string Pch = Store->acquire(*Invocation, Prologue, *Files, PCHContainerOps, Outcome);
+      // First a PCH that also holds the unit's leading includes, shared by
+      // the units that start with the same ones; else the prologue alone.
+      LeadingBlock Leading = leadingBlock(Invocation->getFrontendOpts().Inputs.front(), *Files,
+                                          Store->settings().LeadingLines);
+      std::string Pch;
+      if (!Leading.empty())
+        Pch = Store->acquire(*Invocation, Prologue, Leading, *Files, PCHContainerOps, Outcome);
       if (!Pch.empty()) {
+        // Every `-include` is in it, before the block, as in the unit; the
+        // unit's own parse starts after its #include lines (clang's
+        // preamble skip), so each header is read once, as without the PCH.
+        PP.Includes.clear();
+        UserHeadersInPch = true;
+        LeadingEnd = Leading.End;
+      } else {
+        Pch = Store->acquire(*Invocation, Prologue, LeadingBlock(), *Files, PCHContainerOps,
+                             Outcome);
         // The PCH holds the prologue `-include`s; the others (the
         // project's own) stay in the unit, after it, in order.
+        if (!Pch.empty())
+          PP.Includes.erase(PP.Includes.begin(), PP.Includes.begin() + Prologue);
+      }
+      if (!Pch.empty()) {
         PP.ImplicitPCHInclude = Pch;
-        PP.Includes.erase(PP.Includes.begin(), PP.Includes.begin() + Prologue);
         UsePch = true;
         UsedPchs.push_back(Pch);
       }
@@ -434,10 +686,13 @@ private:
           Factory.ConsumerFactory.createASTConsumer(Compiler, File);
       if (Factory.Hook && Checks)
         Checks = Factory.Hook(Compiler, File, std::move(Checks));
+      if (Factory.UsePch && Factory.UserHeadersInPch)
+        Compiler.getPreprocessor().setSkipMainFilePreamble(Factory.LeadingEnd,
+                                                          /*StartOfLine=*/true);
       if (!Factory.UsePch || !Checks)
         return Checks;
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-      Consumers.push_back(std::make_unique<UnitScopeConsumer>());
+      Consumers.push_back(std::make_unique<UnitScopeConsumer>(Factory.UserHeadersInPch));
       Consumers.push_back(std::move(Checks));
       return std::make_unique<MultiplexConsumer>(std::move(Consumers));
     }
@@ -451,6 +706,8 @@ private:
   PrologueOutcome &Outcome;
   const ConsumerHook &Hook;
   bool UsePch = false;
+  bool UserHeadersInPch = false;
+  size_t LeadingEnd = 0;
 };
 
 /// Holds back what the process writes to stderr (clang's "N warnings

@@ -2,35 +2,52 @@
 //
 // Most of the parse of a small CUDA unit is not its own code: every device
 // pass first reads clang's CUDA runtime wrapper (and the toolkit headers it
-// pulls in) and warp-tidy's arch shims, forced in with `-include`. That
-// prologue depends only on the compile flags, so it is parsed once into a
-// precompiled header, kept in the cache directory next to the result cache,
-// and loaded by every unit (and every later run) whose device invocation is
-// the same up to its main file.
+// pulls in) and warp-tidy's arch shims, forced in with `-include`, and real
+// projects start every unit with the same few `#include`s of their own
+// headers. That depends only on the compile flags and those lines, so it is
+// parsed once into a precompiled header, kept in the cache directory next
+// to the result cache, and loaded by every unit (and every later run) with
+// the same key.
 //
 //   key      = hash(clang's version, the cc1 invocation of the device pass
-//              without its input and output names, the working directory)
-//   <key>.pch        the PCH, built from <key>.pch.cu (an empty unit) with
-//                    exactly the unit's flags and its leading prologue
-//                    `-include`s;
+//              without its input and output names, the working directory
+//              [, the unit's leading #include lines (LeadingIncludes.h), the
+//              directory of its main file, the warp-tidy binary])
+//   <key>.pch        the PCH, built from <key>.pch.cu with exactly the unit's
+//                    flags: an empty unit after the prologue `-include`s,
+//                    or the leading lines after every `-include` (with
+//                    `-iquote <main file's directory>` first, so that quoted
+//                    includes find what they find from the unit);
 //   <key>.pch.deps   its content hash and every file it was built from
-//                    (size, mtime, content hash): a changed toolkit header
-//                    rebuilds it, and the result cache records them as the
-//                    unit's dependencies;
+//                    (size, mtime, content hash): a changed header rebuilds
+//                    it, and the result cache records them as the unit's
+//                    dependencies;
+//   <key>.pch.guards with leading lines: the arch guard map of the headers
+//                    in it (analysis/ArchGuardRecord.h), tied to the PCH's
+//                    hash;
 //   <key>.pch.lock   held by the one process building it (others wait a
 //                    bounded time, then parse plainly);
 //   <key>.pch.failed a build that failed: the units parse plainly for a
 //                    while instead of retrying.
 //
-// With the PCH loaded, the checks traverse only the declarations parsed
-// after it (ASTContext::setTraversalScope, as clangd does for its preamble
-// ASTs): the unit's own code and every header it includes, project and
-// system alike. The prologue's declarations are read from the PCH only when
-// the analysis asks for them (a callee's body, a type).
+// A unit whose PCH holds its leading lines is parsed from the end of those
+// lines (the preprocessor's preamble skip), so each header is read as often
+// as in a plain parse, include guard or not. How many lines: all of them for
+// a single unit; in a run over several, those it shares with another unit
+// (PrologueSettings::LeadingLines), else none (the prologue alone).
+//
+// What the checks see is what a plain parse gives them. Their traversal
+// (ASTContext::setTraversalScope, as clangd does for its preamble ASTs)
+// covers the declarations parsed after the PCH and, when it holds leading
+// lines, every top-level declaration of its non-system files, found file by
+// file (ExternalASTSource::FindFileRegionDecls) so that the system headers
+// in it stay unread; bodies and types load when the analysis asks. The arch
+// guard recorders of the parse put the PCH's guard record in front of what
+// they record themselves.
 //
 // Never a wrong answer: any error in a PCH-backed parse (a PCH clang
-// rejects, a stale or corrupt file, or a unit that does not compile) makes
-// the plain parse give the answer.
+// rejects, a stale or corrupt file, a guard record that cannot be honoured,
+// or a unit that does not compile) makes the plain parse give the answer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +58,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -59,6 +77,9 @@ struct PrologueSettings {
   /// How long a unit waits for another process building its PCH before it
   /// parses plainly.
   unsigned WaitSeconds = 60;
+  /// How many of the unit's leading #include lines the PCH may hold (a
+  /// whole-project run gives each unit the ones it shares with another).
+  size_t LeadingLines = SIZE_MAX;
 };
 
 /// What the prologue did for one analysis.

@@ -256,9 +256,9 @@ void ResultCache::evict() {
       break;
     if (!sys::fs::remove(E.Path)) {
       Total -= E.Size;
-      // A PCH goes with its record and the empty unit it was built from.
+      // A PCH goes with its records and the unit it was built from.
       if (StringRef(E.Path).ends_with(".pch"))
-        for (const char *Sidecar : {".deps", ".cu", ".failed"})
+        for (const char *Sidecar : {".deps", ".cu", ".failed", ".guards"})
           sys::fs::remove(E.Path + Sidecar);
     }
   }

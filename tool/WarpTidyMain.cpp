@@ -21,6 +21,7 @@
 #include "InputFiles.h"
 #include "OutputFormats.h"
 #include "ParallelRunner.h"
+#include "LeadingIncludes.h"
 #include "PrecompiledPrologue.h"
 #include "ResultCache.h"
 #include "WarpCompilationDatabase.h"
@@ -219,9 +220,9 @@ cl::opt<unsigned> MaxArchPasses(
 cl::opt<bool> NoPch(
     "no-pch",
     cl::desc("Do not use the shared precompiled prologue (a PCH of clang's CUDA "
-             "wrapper headers and warp-tidy's shims, built once per set of flags in "
-             "<cache-dir>/pch); every unit is then parsed from scratch. The results "
-             "are the same either way."),
+             "wrapper headers, warp-tidy's shims and the unit's leading #include "
+             "lines, built once per set of flags and lines in <cache-dir>/pch); every "
+             "unit is then parsed from scratch. The results are the same either way."),
     cl::cat(Category));
 cl::opt<std::string> CacheDir(
     "cache-dir",
@@ -287,6 +288,11 @@ cl::opt<std::string> WorkerFile("worker", cl::Hidden, cl::cat(Category));
 cl::opt<std::string> WorkerOutput("worker-output", cl::Hidden, cl::cat(Category));
 cl::opt<std::string> WorkerMemoryLimit("worker-memory-limit", cl::Hidden,
                                        cl::cat(Category));
+// How many of its leading #include lines the worker's shared PCH may hold
+// (PrecompiledPrologue.h); the parent gives each unit of a run the ones it
+// shares with another.
+cl::opt<unsigned> WorkerPchLines("worker-pch-lines", cl::Hidden, cl::init(~0u),
+                                 cl::cat(Category));
 
 void error(const Twine &Message) {
   WithColor::error(errs(), "warp-tidy") << Message << "\n";
@@ -510,6 +516,8 @@ warp_tidy::PrologueSettings prologueSettings() {
   std::string Dir = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
   if (!NoPch && !Dir.empty() && VfsOverlay.empty())
     S.Directory = warp_tidy::prologueDirectory(Dir);
+  if (WorkerPchLines != ~0u)
+    S.LeadingLines = WorkerPchLines;
   return S;
 }
 
@@ -1206,6 +1214,24 @@ int main(int argc, const char **argv) {
       return ExitToolError;
     }
     std::string Exe = sys::fs::getMainExecutable(argv[0], (void *)&executableIdentity);
+    // Of several units, each puts into the shared PCH the leading #include
+    // lines it shares with another (a PCH no other unit loads would cost
+    // more than the parse it saves); a single unit, all of them (its next
+    // run reuses them).
+    std::vector<size_t> PchLines;
+    if (ToAnalyse.size() > 1) {
+      std::vector<std::vector<std::string>> Blocks;
+      std::vector<std::string> Dirs;
+      for (size_t I : ToAnalyse) {
+        SmallString<256> Path(States[I].Path);
+        sys::fs::make_absolute(Path);
+        auto Buffer = MemoryBuffer::getFile(Path);
+        Blocks.push_back(Buffer ? warp_tidy::leadingIncludes((*Buffer)->getBuffer()).Lines
+                                : std::vector<std::string>());
+        Dirs.push_back(sys::path::parent_path(Path).str());
+      }
+      PchLines = warp_tidy::sharedLeadingLines(Blocks, Dirs);
+    }
     std::vector<warp_tidy::WorkerJob> WorkerJobs;
     std::vector<std::string> OutputPaths;
     for (size_t N = 0; N < ToAnalyse.size(); ++N) {
@@ -1220,6 +1246,8 @@ int main(int argc, const char **argv) {
       sys::path::append(Out, std::to_string(N) + ".json");
       sys::path::append(Err, std::to_string(N) + ".stderr");
       Job.Args.push_back("--worker=" + States[ToAnalyse[N]].Path);
+      if (!PchLines.empty())
+        Job.Args.push_back("--worker-pch-lines=" + std::to_string(PchLines[N]));
       Job.Args.push_back("--worker-output=" + Out.str().str());
       // In KiB with its unit: parseByteSize reads a bare number as MiB.
       Job.Args.push_back("--worker-memory-limit=" + std::to_string(*MemoryBytes / 1024) +

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArchGuards.h"
+#include "ArchGuardRecord.h"
 #include "InlinePtx.h"
 #include "TargetArchs.h"
 #include "clang/Basic/SourceManager.h"
@@ -17,7 +18,9 @@
 #include "clang/Lex/MacroArgs.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace clang;
 
@@ -166,6 +169,37 @@ public:
   void MacroExpands(const Token &NameTok, const MacroDefinition &, SourceRange Range,
                     const MacroArgs *Args) override;
 
+  /// A PCH warp-tidy built with user headers in it comes with the map of
+  /// those headers (ArchGuardRecord.h): it goes in front of this parse's,
+  /// as soon as the main file is entered (the PCH is loaded by then, and
+  /// the consumers read the map before EndOfMainFile).
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason, SrcMgr::CharacteristicKind,
+                   FileID) override {
+    if (PchChecked || Reason != EnterFile || SM.getFileID(Loc) != SM.getMainFileID())
+      return;
+    PchChecked = true;
+    const std::string &Pch = PP.getPreprocessorOpts().ImplicitPCHInclude;
+    if (Pch.empty())
+      return;
+    auto Buffer = llvm::MemoryBuffer::getFile(guardRecordPath(Pch));
+    if (!Buffer)
+      return; // No user code in it (or not warp-tidy's).
+    initialise();
+    std::string Why;
+    llvm::Expected<llvm::json::Value> Record = llvm::json::parse((*Buffer)->getBuffer());
+    if (!Record)
+      Why = llvm::toString(Record.takeError());
+    else if (importGuardRecord(*Record, *Map, SM, Why))
+      return;
+    // Never a different answer: an error makes warp-tidy parse plainly.
+    DiagnosticsEngine &Diags = PP.getDiagnostics();
+    Diags.Report(Diags.getCustomDiagID(
+        DiagnosticsEngine::Error,
+        "warp-tidy: the arch guards recorded with the precompiled header '%0' "
+        "cannot be used: %1"))
+        << Pch << Why;
+  }
+
 private:
   struct Open {
     bool Ignored = false;
@@ -181,6 +215,7 @@ private:
   std::shared_ptr<ArchGuardMap> Map;
   unsigned MinimumArch;
   std::vector<Open> Stack;
+  bool PchChecked = false;
   llvm::DenseMap<const MacroInfo *, std::unique_ptr<CondMacro>> MacroCache;
 
   static std::optional<bool> known(ConditionValueKind V) {

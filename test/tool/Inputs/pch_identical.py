@@ -72,6 +72,13 @@ def jobs(repo):
             yield path, ["--checks=" + checks, *flags], list(args)
     for path in sorted(glob.glob(os.path.join(repo, "examples", "*.cu"))):
         yield path, [], []
+    # Units whose leading #include lines name project headers: the PCH holds
+    # those headers too (their findings, their arch guards, the templates
+    # the units instantiate from them).
+    for path in sorted(glob.glob(os.path.join(repo, "test", "tool", "Inputs", "leading-includes",
+                                              "*.cu"))):
+        for arch in ("sm_75", "sm_80"):
+            yield path, [], ["-arch=" + arch]
     for case in sorted(glob.glob(os.path.join(repo, "runtime-validation", "cases", "*"))):
         with open(os.path.join(case, "case.json"), encoding="utf-8") as f:
             arch = json.load(f).get("min_arch", 75)
@@ -154,6 +161,8 @@ def main():
             a = json.dumps(with_report, indent=1, sort_keys=True).splitlines()
             b = json.dumps(plain_report, indent=1, sort_keys=True).splitlines()
             problems += list(difflib.unified_diff(b, a, "plain", "pch", lineterm="", n=1))[:40]
+        if "leading-includes" in path and "leading #include lines" not in with_err:
+            problems.append("the PCH did not hold the leading includes: " + with_err.strip()[-400:])
         if "pch: using" not in with_err:
             problems.append("the PCH was not used: " + with_err.strip()[-400:])
         if "pch: using" in plain_err:

@@ -1,0 +1,12 @@
+// Another unit of the same project: the same leading includes, spelled
+// differently, share the PCH of unit_a.cu.
+#include   "warp_helpers.cuh"   // helpers
+#  include "lane_utils.cuh"
+
+#define SCALE 2
+
+__global__ void kernelB(float *out, unsigned *flags) {
+  float v = out[threadIdx.x] * SCALE;
+  out[threadIdx.x] = oddLaneMax<float>(v);
+  flags[threadIdx.x] = countFlags(flags[threadIdx.x]) + warpMax(laneId());
+}

@@ -1,0 +1,72 @@
+//===--- LeadingIncludesTest.cpp - The #include lines a unit starts with --===//
+
+#include "LeadingIncludes.h"
+#include <gtest/gtest.h>
+
+static std::vector<std::string> leadingIncludes(llvm::StringRef Source) {
+  return warp_tidy::leadingIncludes(Source).Lines;
+}
+using Lines = std::vector<std::string>;
+
+TEST(LeadingIncludes, CommentsBlankLinesAndSpellingsAreNormalised) {
+  EXPECT_EQ(leadingIncludes("// Copyright\n"
+                            "/* licence\n   text */\n"
+                            "\n"
+                            "#include \"common.cuh\"   // the basics\n"
+                            "  #  include   <cstdint>\n"
+                            "#include/**/\"b.h\" /* x */\n"
+                            "\n"
+                            "__global__ void k() {}\n"),
+            (Lines{"#include \"common.cuh\"", "#include <cstdint>", "#include \"b.h\""}));
+}
+
+TEST(LeadingIncludes, StopsAtTheFirstOtherLine) {
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#define X 1\n#include \"b.h\"\n"),
+            (Lines{"#include \"a.h\""}));
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X\n#include \"b.h\"\n#endif\n"),
+            (Lines{"#include \"a.h\""}));
+  EXPECT_EQ(leadingIncludes("#pragma once\n#include \"a.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("int x;\n#include \"a.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes(""), Lines{});
+}
+
+TEST(LeadingIncludes, OnlyPlainIncludesOfAKnownName) {
+  EXPECT_EQ(leadingIncludes("#include_next <a.h>\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#import \"a.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#include HEADER\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#include \"a.h\n\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#include \"a.h\" int x;\n"), Lines{});
+}
+
+TEST(LeadingIncludes, ContinuedLinesAndCommentsSpanningLinesStop) {
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#include \\\n\"b.h\"\n"),
+            (Lines{"#include \"a.h\""}));
+  EXPECT_EQ(leadingIncludes("#include \"a.h\" // note \\\n#include \"b.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#include \"a.h\" /* one\n two */ int x;\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("/* one\n two */ #include \"a.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("/* unterminated\n#include \"a.h\"\n"), Lines{});
+}
+
+TEST(LeadingIncludes, WindowsLineEndsAndByteOrderMark) {
+  EXPECT_EQ(leadingIncludes("\xEF\xBB\xBF#include \"a.h\"\r\n#include <b>\r\nint x;\r\n"),
+            (Lines{"#include \"a.h\"", "#include <b>"}));
+}
+
+TEST(LeadingIncludes, EndIsPastTheLastIncludeLine) {
+  llvm::StringRef Source = "// c\n#include \"a.h\" // x\n\n#include <b>\nint x;\n";
+  EXPECT_EQ(warp_tidy::leadingIncludes(Source).Ends,
+            (std::vector<size_t>{Source.find("\n\n") + 1, Source.find("int x")}));
+  EXPECT_EQ(warp_tidy::leadingIncludes("#include <b>").Ends, std::vector<size_t>{12});
+  EXPECT_TRUE(warp_tidy::leadingIncludes("int x;\n").Ends.empty());
+}
+
+TEST(LeadingIncludes, SharedPrefixesPerDirectory) {
+  std::vector<std::vector<std::string>> Blocks = {
+      {"#include \"common.cuh\"", "#include \"a.cuh\""},
+      {"#include \"common.cuh\"", "#include \"b.cuh\""},
+      {"#include \"own.cuh\""},
+      {"#include \"common.cuh\"", "#include \"a.cuh\"", "#include <x>"},
+      {"#include \"common.cuh\""}};
+  std::vector<std::string> Dirs = {"/p", "/p", "/p", "/p", "/q"};
+  EXPECT_EQ(warp_tidy::sharedLeadingLines(Blocks, Dirs), (std::vector<size_t>{2, 1, 0, 2, 0}));
+}

@@ -1,0 +1,116 @@
+//===--- LeadingIncludes.cpp - The #include lines a CUDA unit starts with -===//
+
+#include "LeadingIncludes.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace warp_tidy {
+
+namespace {
+
+/// Skips spaces, tabs and comments within one line. A block comment that
+/// runs past the line ends it too: \p Text is left at the comment's end.
+/// Returns false for an unterminated block comment.
+bool skipBlanks(StringRef &Text, bool &CrossedLine) {
+  CrossedLine = false;
+  for (;;) {
+    Text = Text.ltrim(" \t\f\v\r");
+    if (Text.starts_with("/*")) {
+      size_t End = Text.find("*/", 2);
+      if (End == StringRef::npos)
+        return false;
+      CrossedLine |= Text.take_front(End).contains('\n');
+      Text = Text.drop_front(End + 2);
+      continue;
+    }
+    if (Text.starts_with("\\\n") || Text.starts_with("\\\r\n"))
+      return false; // A line continuation: not worth spelling out.
+    return true;
+  }
+}
+
+} // namespace
+
+LeadingIncludeBlock leadingIncludes(StringRef Source) {
+  LeadingIncludeBlock Lines;
+  StringRef Text = Source;
+  if (Text.starts_with("\xEF\xBB\xBF"))
+    Text = Text.drop_front(3);
+  for (;;) {
+    bool Crossed;
+    if (!skipBlanks(Text, Crossed))
+      return Lines;
+    if (Text.empty())
+      return Lines;
+    if (Text.starts_with("\n")) {
+      Text = Text.drop_front();
+      continue;
+    }
+    if (Crossed && !Text.starts_with("\n"))
+      return Lines; // Text after a comment that spans lines: not simple.
+    if (Text.starts_with("//")) {
+      size_t NL = Text.find('\n');
+      StringRef Comment = Text.take_front(NL);
+      if (Comment.rtrim("\r").ends_with("\\"))
+        return Lines;
+      Text = NL == StringRef::npos ? StringRef() : Text.drop_front(NL + 1);
+      continue;
+    }
+    // A directive: `#`, blanks, `include`, blanks, a header name.
+    if (!Text.consume_front("#") || !skipBlanks(Text, Crossed) || Crossed)
+      return Lines;
+    if (!Text.consume_front("include") || Text.empty() ||
+        !(Text.front() == ' ' || Text.front() == '\t' || Text.front() == '"' ||
+          Text.front() == '<' || Text.starts_with("/*")))
+      return Lines; // #define, #if, #include_next, #import, ...
+    if (!skipBlanks(Text, Crossed) || Crossed || Text.empty())
+      return Lines;
+    char Close = Text.front() == '"' ? '"' : Text.front() == '<' ? '>' : 0;
+    if (!Close)
+      return Lines; // `#include MACRO`: what it names is not known here.
+    size_t End = Text.find_first_of(StringRef(&Close, 1), 1);
+    size_t NL = Text.find('\n');
+    if (End == StringRef::npos || (NL != StringRef::npos && End > NL))
+      return Lines;
+    StringRef Name = Text.slice(0, End + 1);
+    Text = Text.drop_front(End + 1);
+    // Nothing but blanks and comments may follow on the line.
+    if (!skipBlanks(Text, Crossed) || Crossed)
+      return Lines;
+    if (!Text.empty() && !Text.starts_with("\n")) {
+      if (!Text.starts_with("//"))
+        return Lines;
+      size_t LineEnd = Text.find('\n');
+      if (Text.take_front(LineEnd).rtrim("\r").ends_with("\\"))
+        return Lines;
+      Text = LineEnd == StringRef::npos ? StringRef() : Text.drop_front(LineEnd);
+    }
+    Lines.Lines.push_back("#include " + Name.str());
+    Lines.Ends.push_back(Source.size() - Text.size() + (Text.starts_with("\n") ? 1 : 0));
+  }
+}
+
+std::string leadingIncludesText(const std::vector<std::string> &Lines, size_t Count) {
+  std::string Text;
+  for (size_t I = 0; I < Lines.size() && I < Count; ++I)
+    Text += Lines[I] + "\n";
+  return Text;
+}
+
+std::vector<size_t> sharedLeadingLines(const std::vector<std::vector<std::string>> &Blocks,
+                                       const std::vector<std::string> &Directories) {
+  std::vector<size_t> Shared(Blocks.size(), 0);
+  for (size_t A = 0; A < Blocks.size(); ++A)
+    for (size_t B = 0; B < Blocks.size(); ++B) {
+      if (A == B || Directories[A] != Directories[B])
+        continue;
+      size_t N = 0;
+      while (N < Blocks[A].size() && N < Blocks[B].size() && Blocks[A][N] == Blocks[B][N])
+        ++N;
+      Shared[A] = std::max(Shared[A], N);
+    }
+  return Shared;
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,49 @@
+//===--- LeadingIncludes.h - The #include lines a CUDA unit starts with ---===//
+//
+// Most units of a project start with the same few includes of its own
+// headers (ggml-cuda: `#include "common.cuh"`), and those headers are most of
+// the unit's parse. The shared precompiled prologue (PrecompiledPrologue.h)
+// can hold them too, for every unit that starts with the same lines. This
+// finds those lines: the main file's first directives, after comments and
+// blank lines, that are `#include "..."` or `#include <...>`, up to the first
+// line that is anything else (a `#define`, an `#if`, code, an `#include` of
+// a macro, `#include_next`, `#import`). Done on the text alone, before any
+// parse; each line comes back in one spelling, so that whitespace and
+// comments do not make two units' blocks differ, with the offset where the
+// block ends.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_TOOL_LEADINGINCLUDES_H
+#define WARP_TIDY_TOOL_LEADINGINCLUDES_H
+
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace warp_tidy {
+
+struct LeadingIncludeBlock {
+  /// Each line spelled `#include "name"` or `#include <name>`; empty when
+  /// the file starts otherwise.
+  std::vector<std::string> Lines;
+  /// The offset just past each of them (its line's end): the unit's own
+  /// parse starts there when a PCH holds the lines up to that one.
+  std::vector<size_t> Ends;
+};
+
+/// The leading `#include` lines of \p Source.
+LeadingIncludeBlock leadingIncludes(llvm::StringRef Source);
+
+/// The first \p Count lines joined as the text of a file (one per line).
+std::string leadingIncludesText(const std::vector<std::string> &Lines, size_t Count);
+
+/// For each of \p Blocks, how many of its leading lines another block of
+/// the same directory \p Directories starts with too: what a shared PCH of
+/// a run over these units may hold (0: none shared).
+std::vector<size_t> sharedLeadingLines(const std::vector<std::vector<std::string>> &Blocks,
+                                       const std::vector<std::string> &Directories);
+
+} // namespace warp_tidy
+
+#endif
