@@ -12,6 +12,7 @@
 #include "ArchGuardRecord.h"
 #include "InlinePtx.h"
 #include "TargetArchs.h"
+#include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/Lexer.h"
@@ -191,13 +192,13 @@ public:
       Why = llvm::toString(Record.takeError());
     else if (importGuardRecord(*Record, *Map, SM, Why))
       return;
-    // Never a different answer: an error makes warp-tidy parse plainly.
-    DiagnosticsEngine &Diags = PP.getDiagnostics();
-    Diags.Report(Diags.getCustomDiagID(
-        DiagnosticsEngine::Error,
-        "warp-tidy: the arch guards recorded with the precompiled header '%0' "
-        "cannot be used: %1"))
-        << Pch << Why;
+    // Never a different answer: an error makes warp-tidy parse plainly. A
+    // built-in diagnostic, not a custom one: clang-tidy's consumer looks the
+    // ID up in its own DiagnosticIDs, which do not know this engine's custom
+    // IDs (that crashed).
+    PP.getDiagnostics().Report(diag::err_fe_error_reading)
+        << guardRecordPath(Pch) << ("the arch guards recorded with the precompiled header "
+                                    "cannot be used: " + Why);
   }
 
 private:
