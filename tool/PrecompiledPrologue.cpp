@@ -92,18 +92,8 @@ public:
   using ProxyFileSystem::ProxyFileSystem;
   ErrorOr<std::unique_ptr<vfs::File>> openFileForRead(const Twine &Path) override {
     auto File = ProxyFileSystem::openFileForRead(Path);
-    if (File) {
-      SmallString<256> Abs;
-      Path.toVector(Abs);
-      if (!sys::path::is_absolute(Abs))
-        if (auto CWD = getCurrentWorkingDirectory()) {
-          SmallString<256> Joined(*CWD);
-          sys::path::append(Joined, Abs);
-          Abs = Joined;
-        }
-      sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
-      Opened.insert(Abs);
-    }
+    if (File)
+      Opened.insert(dependencyPath(Path, *this));
     return File;
   }
   StringSet<> Opened;

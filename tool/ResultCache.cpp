@@ -45,6 +45,19 @@ static int64_t mtimeNs(const sys::fs::file_status &S) {
       .count();
 }
 
+std::string dependencyPath(const llvm::Twine &Path, llvm::vfs::FileSystem &FS) {
+  llvm::SmallString<256> Abs;
+  Path.toVector(Abs);
+  if (!llvm::sys::path::is_absolute(Abs))
+    if (auto CWD = FS.getCurrentWorkingDirectory()) {
+      llvm::SmallString<256> Joined(*CWD);
+      llvm::sys::path::append(Joined, Abs);
+      Abs = Joined;
+    }
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
+  return Abs.str().str();
+}
+
 std::optional<FileStamp> stampFile(StringRef Path) {
   sys::fs::file_status Status;
   if (sys::fs::status(Path, Status) || !sys::fs::is_regular_file(Status))

@@ -26,6 +26,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,11 @@ struct FileStamp {
 
 /// Stamps \p Path now (size, mtime and content hash); nullopt if unreadable.
 std::optional<FileStamp> stampFile(llvm::StringRef Path);
+
+/// The absolute, "./"-free spelling of a path a file system opened (relative
+/// paths resolve against its working directory), as dependencies are
+/// recorded. "dir/../" stays: it is not lexical when dir is a symlink.
+std::string dependencyPath(const llvm::Twine &Path, llvm::vfs::FileSystem &FS);
 
 llvm::json::Array stampsToJson(llvm::ArrayRef<FileStamp> Stamps);
 bool stampsFromJson(const llvm::json::Value &V, std::vector<FileStamp> &Out);

@@ -459,18 +459,8 @@ public:
   ErrorOr<std::unique_ptr<vfs::File>> openFileForRead(const Twine &Path) override {
     auto File = ProxyFileSystem::openFileForRead(Path);
     if (File) {
-      SmallString<256> Abs;
-      Path.toVector(Abs);
-      if (!sys::path::is_absolute(Abs))
-        if (auto CWD = getCurrentWorkingDirectory()) {
-          SmallString<256> Joined(*CWD);
-          sys::path::append(Joined, Abs);
-          Abs = Joined;
-        }
-      // Only "./" goes: "dir/../" is not lexical when dir is a symlink.
-      sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
       if (auto Status = (*File)->status())
-        Files.try_emplace(Abs.str(),
+        Files.try_emplace(warp_tidy::dependencyPath(Path, *this),
                           Opened{Status->getSize(),
                                  std::chrono::duration_cast<std::chrono::nanoseconds>(
                                      Status->getLastModificationTime().time_since_epoch())

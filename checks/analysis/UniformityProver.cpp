@@ -136,6 +136,45 @@ static LaneValues positionOf(const SampledWarp &W, unsigned Lane) {
   return V;
 }
 
+namespace {
+/// The leaf values of one sample: a uniform leaf has one value for the
+/// warp, a per-lane leaf one value per lane, however often the terms name
+/// it. Every fourth sample draws small values only: one full-width per-lane
+/// value in a product overflows in almost every warp, and such a sample is
+/// no execution (`v * 16 + r`), so without these nothing is learnt.
+class SampleLeaves {
+public:
+  SampleLeaves(std::mt19937_64 &Rng, unsigned SampleIndex)
+      : Rng(Rng), SmallOnly(SampleIndex % 4 == 2) {}
+
+  void drawUniform(const Term &Leaf) {
+    Uniform[Leaf.Id] = drawUniformLeaf(Rng, Leaf, SmallOnly);
+  }
+  /// The uniform leaves' values (steering sets them).
+  llvm::DenseMap<unsigned, uint64_t> &uniform() { return Uniform; }
+
+  /// Lane \p Lane of warp \p W with these leaves (valid while this lives).
+  LaneValues lane(const SampledWarp &W, unsigned Lane) {
+    LaneValues V = positionOf(W, Lane);
+    V.Leaf = [this, Lane](const Term &Leaf) -> uint64_t {
+      if (Leaf.Op == TermOp::Uniform)
+        return Uniform.lookup(Leaf.Id);
+      auto [It, New] = PerLane.try_emplace({Lane, Leaf.Id}, 0);
+      if (New)
+        It->second = drawValue(Rng, Leaf.Width, SmallOnly);
+      return It->second;
+    };
+    return V;
+  }
+
+private:
+  std::mt19937_64 &Rng;
+  bool SmallOnly;
+  llvm::DenseMap<unsigned, uint64_t> Uniform;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, uint64_t> PerLane; // (lane, id)
+};
+} // namespace
+
 static SampledWarp drawWarp(std::mt19937_64 &Rng, bool Aligned) {
   SampledWarp S;
   if (Aligned) {
@@ -223,35 +262,14 @@ bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) 
   // Deterministic: the same term gets the same samples in every run.
   std::mt19937_64 Rng(0x5eed + Leaves.size() * 7919 + T->Width);
   constexpr unsigned Samples = 48;
-  llvm::DenseMap<unsigned, uint64_t> UniformValues;
-  llvm::DenseMap<std::pair<unsigned, unsigned>, uint64_t> PerLaneValues; // (lane, id)
   for (unsigned S = 0; S < Samples; ++S) {
     SampledWarp W = drawWarp(Rng, Aligned);
-    // Every fourth sample draws small values only: one full-width per-lane
-    // value in a product overflows in almost every warp, and such a sample
-    // is no execution (`v * 16 + r`), so without these nothing is learnt.
-    const bool SmallOnly = S % 4 == 2;
-    UniformValues.clear();
-    PerLaneValues.clear();
+    SampleLeaves Sample(Rng, S);
     for (TermRef L : Leaves)
-      if (L->Op == TermOp::Uniform) {
-        UniformValues[L->Id] = drawUniformLeaf(Rng, *L, SmallOnly);
-      }
+      if (L->Op == TermOp::Uniform)
+        Sample.drawUniform(*L);
     uint64_t Threads = W.Dx * W.Dy * W.Dz;
-    // A per-lane leaf has one value per lane in a sample, however often the
-    // term names it.
-    auto LaneAt = [&](unsigned Lane) {
-      LaneValues V = positionOf(W, Lane);
-      V.Leaf = [&, Lane](const Term &Leaf) -> uint64_t {
-        if (Leaf.Op == TermOp::Uniform)
-          return UniformValues.lookup(Leaf.Id);
-        auto [It, New] = PerLaneValues.try_emplace({Lane, Leaf.Id}, 0);
-        if (New)
-          It->second = drawValue(Rng, Leaf.Width, SmallOnly);
-        return It->second;
-      };
-      return V;
-    };
+    auto LaneAt = [&](unsigned Lane) { return Sample.lane(W, Lane); };
     // Every other sample puts thresholds where the lanes are: the value the
     // other side has in some lane of this warp, give or take one. A
     // threshold without uniform leaves (a constant) cannot move, so the
@@ -262,9 +280,9 @@ bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) 
         unsigned Lane = static_cast<unsigned>(Rng() % Lanes);
         uint64_t Nudge = (Rng() % 3) - 1;
         if (!Threshold->isConst() &&
-            steer(Threshold, evaluate(Other, LaneAt(Lane)) + Nudge, UniformValues, LaneAt(0)))
+            steer(Threshold, evaluate(Other, LaneAt(Lane)) + Nudge, Sample.uniform(), LaneAt(0)))
           continue;
-        steer(Other, evaluate(Threshold, LaneAt(0)) + Nudge, UniformValues, LaneAt(Lane));
+        steer(Other, evaluate(Threshold, LaneAt(0)) + Nudge, Sample.uniform(), LaneAt(Lane));
       }
     uint64_t GroupValue = 0;
     bool Undefined = false;
@@ -622,32 +640,19 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
     collectLeaves(B.Value, Seen, Leaves);
   std::mt19937_64 Rng(0x1a4e5 + Leaves.size() * 7919 + Q.Bindings.size());
   constexpr unsigned Samples = 48;
-  llvm::DenseMap<unsigned, uint64_t> UniformValues;
-  llvm::DenseMap<std::pair<unsigned, unsigned>, uint64_t> PerLaneValues; // (lane, id)
   for (unsigned S = 0; S < Samples; ++S) {
     SampledWarp W = drawWarp(Rng, Aligned);
-    const bool SmallOnly = S % 4 == 2; // as in samplingFindsDisagreement
-    UniformValues.clear();
-    PerLaneValues.clear();
+    SampleLeaves Sample(Rng, S);
     for (TermRef L : Leaves)
-      if (L->Op == TermOp::Uniform && !BoundIndex.count(L->Id)) {
-        UniformValues[L->Id] = drawUniformLeaf(Rng, *L, SmallOnly);
-      }
+      if (L->Op == TermOp::Uniform && !BoundIndex.count(L->Id))
+        Sample.drawUniform(*L);
     uint64_t Threads = W.Dx * W.Dy * W.Dz;
     unsigned Lanes = static_cast<unsigned>(std::min<uint64_t>(32, Threads - W.Warp * 32));
     // The value of every binding in every lane of this warp.
     llvm::SmallVector<llvm::SmallVector<uint64_t, 32>, 6> Table(Q.Bindings.size());
     bool Undefined = false;
     for (unsigned Lane = 0; Lane < Lanes && !Undefined; ++Lane) {
-      LaneValues V = positionOf(W, Lane);
-      V.Leaf = [&](const Term &Leaf) -> uint64_t {
-        if (Leaf.Op == TermOp::Uniform)
-          return UniformValues.lookup(Leaf.Id);
-        auto [It, New] = PerLaneValues.try_emplace({Lane, Leaf.Id}, 0);
-        if (New)
-          It->second = drawValue(Rng, Leaf.Width, SmallOnly);
-        return It->second;
-      };
+      LaneValues V = Sample.lane(W, Lane);
       for (unsigned I = 0; I < Q.Bindings.size() && !Undefined; ++I)
         Table[I].push_back(evaluate(Q.Bindings[I].Value, V, &Undefined));
     }
@@ -659,7 +664,7 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
       auto It = BoundIndex.find(Leaf.Id);
       if (It != BoundIndex.end())
         return Table[It->second][Q.Bindings[It->second].InLaneB ? B : A];
-      return Leaf.Op == TermOp::Uniform ? UniformValues.lookup(Leaf.Id) : 0;
+      return Leaf.Op == TermOp::Uniform ? Sample.uniform().lookup(Leaf.Id) : 0;
     };
     for (A = 0; A < Lanes; ++A)
       for (B = UsesLaneB ? 0 : A; B < (UsesLaneB ? Lanes : A + 1); ++B) {
