@@ -312,6 +312,7 @@ private:
   /// pinned, since a recomputation could get another answer.
   unsigned OrderDependentAnswers = 0;
   unsigned AnalysesRun = 0;
+  unsigned Recomputations = 0;
   /// Summaries of the members of the recursive cycle being iterated: what
   /// their callers see until the cycle is solved.
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionSummary>> Provisional;

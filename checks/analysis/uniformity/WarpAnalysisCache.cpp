@@ -28,6 +28,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SCCIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -181,9 +183,35 @@ const LocalWriteFacts &WarpAnalysisCache::localWrites(const FunctionDecl *FD) {
   return *Slot;
 }
 
+namespace {
+/// Every unit's function analyses, printed at exit next to the prover's
+/// counters (WARP_TIDY_SOLVER_STATS): what the bounded memory costs in
+/// recomputation, and a check that a traversal reaches each function once
+/// (a PCH-backed parse must do the plain parse's work, no more).
+struct AnalysisTotals {
+  std::mutex Mutex;
+  unsigned Run = 0;
+  unsigned Recomputed = 0;
+  ~AnalysisTotals() {
+    if (getenv("WARP_TIDY_SOLVER_STATS"))
+      llvm::errs() << "warp-tidy analyses: " << Run << " function analyses (" << Recomputed
+                   << " recomputed after eviction)\n";
+  }
+};
+AnalysisTotals &analysisTotals() {
+  static AnalysisTotals Totals;
+  return Totals;
+}
+} // namespace
+
 WarpAnalysisCache::WarpAnalysisCache(ASTContext &Ctx, const UniformityOptions &Opts)
     : Ctx(Ctx), Opts(Opts) {}
-WarpAnalysisCache::~WarpAnalysisCache() = default;
+WarpAnalysisCache::~WarpAnalysisCache() {
+  AnalysisTotals &Totals = analysisTotals();
+  std::lock_guard<std::mutex> Lock(Totals.Mutex);
+  Totals.Run += AnalysesRun;
+  Totals.Recomputed += Recomputations;
+}
 
 TermBuilder &WarpAnalysisCache::terms() {
   if (!Terms)
@@ -414,6 +442,7 @@ UniformityRef WarpAnalysisCache::recompute(const FunctionDecl *Def) {
   InProgress[Def] = true;
   Running.push_back(Def);
   ++AnalysesRun;
+  ++Recomputations;
   auto P = std::make_unique<FunctionUniformity::Impl>(*this, Def);
   bool Ran = P->run();
   Running.pop_back();
