@@ -1,6 +1,7 @@
 //===--- LeadingIncludes.cpp - The #include lines a CUDA unit starts with -===//
 
 #include "LeadingIncludes.h"
+#include "llvm/ADT/StringExtras.h"
 #include <algorithm>
 
 using namespace llvm;
@@ -32,6 +33,75 @@ bool skipBlanks(StringRef &Text, bool &CrossedLine) {
 
 } // namespace
 
+namespace {
+
+/// What one directive line of the leading block is.
+enum class LineKind { Include, Define, Other };
+
+/// One line of the leading block: its kind, its spelling (an #include in
+/// one form; any other directive as written, blanks trimmed) and the offset
+/// just past it.
+struct DirectiveLine {
+  LineKind Kind = LineKind::Other;
+  std::string Spelling;
+};
+
+/// Reads the directive at the start of \p Text (just past its `#`) and the
+/// rest of its line; \p Text is left at the line's newline (or end).
+DirectiveLine readDirective(StringRef &Text) {
+  DirectiveLine Line;
+  bool Crossed;
+  if (!skipBlanks(Text, Crossed) || Crossed)
+    return Line;
+  size_t NameEnd = Text.find_if_not([](char C) { return isAlnum(C) || C == '_'; });
+  StringRef Name = Text.take_front(NameEnd);
+  if (Name == "include") {
+    Text = Text.drop_front(NameEnd);
+    if (Text.empty() || !(Text.front() == ' ' || Text.front() == '\t' || Text.front() == '"' ||
+                          Text.front() == '<' || Text.starts_with("/*")))
+      return Line;
+    if (!skipBlanks(Text, Crossed) || Crossed || Text.empty())
+      return Line;
+    char Close = Text.front() == '"' ? '"' : Text.front() == '<' ? '>' : 0;
+    if (!Close)
+      return Line; // `#include MACRO`: what it names is not known here.
+    size_t End = Text.find_first_of(StringRef(&Close, 1), 1);
+    size_t NL = Text.find('\n');
+    if (End == StringRef::npos || (NL != StringRef::npos && End > NL))
+      return Line;
+    StringRef HeaderName = Text.slice(0, End + 1);
+    Text = Text.drop_front(End + 1);
+    // Nothing but blanks and comments may follow on the line.
+    if (!skipBlanks(Text, Crossed) || Crossed)
+      return Line;
+    if (!Text.empty() && !Text.starts_with("\n")) {
+      if (!Text.starts_with("//"))
+        return Line;
+      size_t LineEnd = Text.find('\n');
+      if (Text.take_front(LineEnd).rtrim("\r").ends_with("\\"))
+        return Line;
+      Text = LineEnd == StringRef::npos ? StringRef() : Text.drop_front(LineEnd);
+    }
+    Line.Kind = LineKind::Include;
+    Line.Spelling = "#include " + HeaderName.str();
+    return Line;
+  }
+  // A #define or #undef is taken as written, on one line: no continuation,
+  // no block comment (that could span lines).
+  if (Name != "define" && Name != "undef")
+    return Line;
+  size_t LineEnd = Text.find('\n');
+  StringRef Rest = Text.take_front(LineEnd).rtrim(" \t\f\v\r");
+  if (Rest.ends_with("\\") || Rest.contains("/*") || Rest.contains("*/"))
+    return Line;
+  Text = LineEnd == StringRef::npos ? StringRef() : Text.drop_front(LineEnd);
+  Line.Kind = LineKind::Define;
+  Line.Spelling = ("#" + Rest).str();
+  return Line;
+}
+
+} // namespace
+
 LeadingIncludeBlock leadingIncludes(StringRef Source) {
   LeadingIncludeBlock Lines;
   StringRef Text = Source;
@@ -57,36 +127,12 @@ LeadingIncludeBlock leadingIncludes(StringRef Source) {
       Text = NL == StringRef::npos ? StringRef() : Text.drop_front(NL + 1);
       continue;
     }
-    // A directive: `#`, blanks, `include`, blanks, a header name.
-    if (!Text.consume_front("#") || !skipBlanks(Text, Crossed) || Crossed)
-      return Lines;
-    if (!Text.consume_front("include") || Text.empty() ||
-        !(Text.front() == ' ' || Text.front() == '\t' || Text.front() == '"' ||
-          Text.front() == '<' || Text.starts_with("/*")))
-      return Lines; // #define, #if, #include_next, #import, ...
-    if (!skipBlanks(Text, Crossed) || Crossed || Text.empty())
-      return Lines;
-    char Close = Text.front() == '"' ? '"' : Text.front() == '<' ? '>' : 0;
-    if (!Close)
-      return Lines; // `#include MACRO`: what it names is not known here.
-    size_t End = Text.find_first_of(StringRef(&Close, 1), 1);
-    size_t NL = Text.find('\n');
-    if (End == StringRef::npos || (NL != StringRef::npos && End > NL))
-      return Lines;
-    StringRef Name = Text.slice(0, End + 1);
-    Text = Text.drop_front(End + 1);
-    // Nothing but blanks and comments may follow on the line.
-    if (!skipBlanks(Text, Crossed) || Crossed)
-      return Lines;
-    if (!Text.empty() && !Text.starts_with("\n")) {
-      if (!Text.starts_with("//"))
-        return Lines;
-      size_t LineEnd = Text.find('\n');
-      if (Text.take_front(LineEnd).rtrim("\r").ends_with("\\"))
-        return Lines;
-      Text = LineEnd == StringRef::npos ? StringRef() : Text.drop_front(LineEnd);
-    }
-    Lines.Lines.push_back("#include " + Name.str());
+    if (!Text.consume_front("#"))
+      return Lines; // Code.
+    DirectiveLine Line = readDirective(Text);
+    if (Line.Kind == LineKind::Other)
+      return Lines; // #if, #pragma, #include_next, #import, #line, ...
+    Lines.Lines.push_back(std::move(Line.Spelling));
     Lines.Ends.push_back(Source.size() - Text.size() + (Text.starts_with("\n") ? 1 : 0));
   }
 }

@@ -5,12 +5,20 @@
 // the unit's parse. The shared precompiled prologue (PrecompiledPrologue.h)
 // can hold them too, for every unit that starts with the same lines. This
 // finds those lines: the main file's first directives, after comments and
-// blank lines, that are `#include "..."` or `#include <...>`, up to the first
-// line that is anything else (a `#define`, an `#if`, code, an `#include` of
-// a macro, `#include_next`, `#import`). Done on the text alone, before any
-// parse; each line comes back in one spelling, so that whitespace and
-// comments do not make two units' blocks differ, with the offset where the
-// block ends.
+// blank lines, that are `#include "..."`, `#include <...>`, `#define` or
+// `#undef` (a unit configuring the headers it includes next:
+// `#define GGML_COMMON_DECL_CUDA`), up to the first line that is anything
+// else (code, a conditional, a `#pragma`, `#include_next`, `#import`, an
+// `#include` of a macro, a line continued with a backslash). The block is a
+// prefix of the unit's text, so a PCH of it leaves the preprocessor exactly
+// where the unit's own parse of those lines would. Conditionals end it: the
+// arch-pass planner (SkippedWarpCode.h) finds the text an arch skips in the
+// unit's own file, and a branch inside the PCH's copy of the block (a file
+// of its own per arch) would be a piece no later pass could cover. Done on
+// the text alone, before any parse; each line comes back in one spelling
+// (an include line normalised, a #define as written, blanks trimmed), so
+// that whitespace and comments do not make two units' blocks differ, with
+// the offset where the line ends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,15 +32,16 @@
 namespace warp_tidy {
 
 struct LeadingIncludeBlock {
-  /// Each line spelled `#include "name"` or `#include <name>`; empty when
-  /// the file starts otherwise.
+  /// Each line: an include spelled `#include "name"` or `#include <name>`,
+  /// or a `#define`/`#undef` as written; empty when the file starts
+  /// otherwise.
   std::vector<std::string> Lines;
   /// The offset just past each of them (its line's end): the unit's own
   /// parse starts there when a PCH holds the lines up to that one.
   std::vector<size_t> Ends;
 };
 
-/// The leading `#include` lines of \p Source.
+/// The leading `#include`, `#define` and `#undef` lines of \p Source.
 LeadingIncludeBlock leadingIncludes(llvm::StringRef Source);
 
 /// The first \p Count lines joined as the text of a file (one per line).

@@ -21,13 +21,37 @@ TEST(LeadingIncludes, CommentsBlankLinesAndSpellingsAreNormalised) {
 }
 
 TEST(LeadingIncludes, StopsAtTheFirstOtherLine) {
-  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#define X 1\n#include \"b.h\"\n"),
-            (Lines{"#include \"a.h\""}));
-  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X\n#include \"b.h\"\n#endif\n"),
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\nint x;\n#include \"b.h\"\n"),
             (Lines{"#include \"a.h\""}));
   EXPECT_EQ(leadingIncludes("#pragma once\n#include \"a.h\"\n"), Lines{});
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#pragma unroll\n#include \"b.h\"\n"),
+            (Lines{"#include \"a.h\""}));
   EXPECT_EQ(leadingIncludes("int x;\n#include \"a.h\"\n"), Lines{});
   EXPECT_EQ(leadingIncludes(""), Lines{});
+}
+
+TEST(LeadingIncludes, DefinesThatConfigureTheHeaders) {
+  EXPECT_EQ(leadingIncludes("#define GGML_COMMON_DECL_CUDA\n"
+                            "#  define  MMHA_USE_FP32_ACUM 1 // why\n"
+                            "#include \"common.cuh\"\n"
+                            "#undef X\n"
+                            "static int x;\n"),
+            (Lines{"#define GGML_COMMON_DECL_CUDA", "#define  MMHA_USE_FP32_ACUM 1 // why",
+                   "#include \"common.cuh\"", "#undef X"}));
+}
+
+TEST(LeadingIncludes, ConditionalsEndTheBlock) {
+  // The arch-pass planner reads the branches an arch skips in the unit.
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X\n#include \"b.h\"\n#endif\n"),
+            (Lines{"#include \"a.h\""}));
+  EXPECT_EQ(leadingIncludes("#include <a>\n#ifdef USE_CUB\n#include <cub/cub.cuh>\n#endif\n"),
+            (Lines{"#include <a>"}));
+  // A line the block cannot take as written: continued, or with a block
+  // comment (which could span lines).
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#define F(x) \\\n  (x)\n"),
+            (Lines{"#include \"a.h\""}));
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#define X /* why */ 1\n"),
+            (Lines{"#include \"a.h\""}));
 }
 
 TEST(LeadingIncludes, OnlyPlainIncludesOfAKnownName) {
