@@ -24,6 +24,7 @@
 #include "LeadingIncludes.h"
 #include "PrecompiledPrologue.h"
 #include "ResultCache.h"
+#include "UnitTimes.h"
 #include "WarpCompilationDatabase.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -1222,6 +1223,40 @@ int main(int argc, const char **argv) {
       }
       PchLines = warp_tidy::sharedLeadingLines(Blocks, Dirs);
     }
+    // Start the longest units first (UnitTimes.h), by the times the last
+    // run recorded in the cache directory; unless that directory is not to
+    // be touched at all.
+    std::optional<warp_tidy::UnitTimes> Times;
+    std::vector<std::string> AbsolutePaths;
+    for (size_t I : ToAnalyse) {
+      SmallString<256> Path(States[I].Path);
+      sys::fs::make_absolute(Path);
+      AbsolutePaths.push_back(Path.str().str());
+    }
+    if (!NoCache || !NoPch) {
+      std::string Dir = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
+      if (!Dir.empty())
+        Times.emplace(Dir);
+    }
+    if (Times && ToAnalyse.size() > 1) {
+      std::vector<std::optional<double>> Last;
+      for (const std::string &Path : AbsolutePaths)
+        Last.push_back(Times->lastSeconds(Path));
+      std::vector<size_t> Order = warp_tidy::longestFirstOrder(Last);
+      auto Permute = [&](auto &V) {
+        std::remove_reference_t<decltype(V)> Out;
+        for (size_t N : Order)
+          Out.push_back(V[N]);
+        V = std::move(Out);
+      };
+      Permute(ToAnalyse);
+      Permute(AbsolutePaths);
+      if (!PchLines.empty())
+        Permute(PchLines);
+    }
+    if (sys::Process::GetEnv("WARP_TIDY_DEBUG_SCHEDULE"))
+      for (size_t I : ToAnalyse)
+        errs() << "warp-tidy: debug: schedule: " << States[I].Path << "\n";
     std::vector<warp_tidy::WorkerJob> WorkerJobs;
     std::vector<std::string> OutputPaths;
     for (size_t N = 0; N < ToAnalyse.size(); ++N) {
@@ -1263,6 +1298,8 @@ int main(int argc, const char **argv) {
         WorkerJobs, Limits, [&](size_t N, const warp_tidy::WorkerOutcome &O) {
           FileState &S = States[ToAnalyse[N]];
           const std::string &OutPath = OutputPaths[N];
+          if (Times && O.Started && !O.Interrupted)
+            Times->record(AbsolutePaths[N], O.Seconds);
           S.WorkerStderr = readFileOrEmpty(WorkerJobs[N].StderrPath);
           S.Finished = true;
           auto Fail = [&](const std::string &Status, const std::string &Message) {
@@ -1317,6 +1354,8 @@ int main(int argc, const char **argv) {
           PrintFinished();
         });
     Bar.finish();
+    if (Times)
+      Times->save();
     sys::fs::remove_directories(TempDir);
     if (Cache)
       Cache->evict();
