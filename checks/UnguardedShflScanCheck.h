@@ -17,6 +17,8 @@
 
 namespace warp_tidy {
 
+struct ScanFinding;
+
 class UnguardedShflScanCheck : public clang::tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
@@ -28,6 +30,7 @@ public:
   void onStartOfTranslationUnit() override;
 
 private:
+  void reportStaleLanes(const ScanFinding &F, clang::ASTContext &Ctx);
   // Template instantiations revisit the same code; report each place once.
   llvm::DenseSet<clang::SourceLocation> Reported;
 };
