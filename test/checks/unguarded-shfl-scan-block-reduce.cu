@@ -163,3 +163,24 @@ __global__ void halfWarpRows(const float *x, float *out) {
 void launchHalfWarpRows(const float *x, float *out) {
   halfWarpRows<<<1, dim3(16, 4)>>>(x, out);
 }
+
+// A template judged in its instantiation, whose launch uses 3 warps.
+template <typename T> __global__ void templatedThreeWarps(const T *x, T *out) {
+  cg::thread_block b = cg::this_thread_block();
+  cg::thread_block_tile<32> g = cg::tiled_partition<32>(b);
+  __shared__ float partials[32];
+  const int warps = blockDim.x >> 5;
+  float sum = static_cast<float>(x[threadIdx.x]);
+  for (int i = 1; i < 32; i *= 2) sum += g.shfl_down(sum, i);
+  if (g.thread_rank() == 0) partials[threadIdx.x >> 5] = sum;
+  b.sync();
+  if (g.thread_rank() < warps) sum = partials[g.thread_rank()];
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: 'sum' is overwritten only in some lanes; {{.*}} with the block of 96 threads one of its launches uses, lane 0 ends up with lane 3's stale value{{.*}}[warp-unguarded-shfl-scan]
+  b.sync();
+  for (int i = 1; i < warps; i *= 2) sum += g.shfl_down(sum, i);
+  if (threadIdx.x == 0) out[blockIdx.x] = static_cast<T>(sum);
+}
+
+void launchTemplatedThreeWarps(const float *x, float *out) {
+  templatedThreeWarps<float><<<1, 96>>>(x, out);
+}
