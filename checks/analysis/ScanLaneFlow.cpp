@@ -107,9 +107,19 @@ public:
       : Ctx(Ctx), Shuffle(Shuffle), Acc(Acc), ScanLoop(ScanLoop), Exact(Exact), Shape(Shape),
         KnownShape(KnownShape), CompleteStore(CompleteStore), Symbols(Ctx),
         Translator(Ctx, Terms, Symbols, /*AlignedBlocks=*/true), Threads(Shape.threads()),
-        MustAlive(Threads, true), MayAlive(Threads, true) {}
+        MustAlive(Threads, true), MayAlive(Threads, true) {
+    Lane.BlockDimX = Shape.X;
+    Lane.BlockDimY = Shape.Y;
+    Lane.BlockDimZ = Shape.Z;
+    Lane.Leaf = [this](const Term &Leaf) -> uint64_t {
+      auto It = Symbols.Bindable.find(&Leaf);
+      return It == Symbols.Bindable.end() ? 0
+                                          : static_cast<uint64_t>(Bindings.lookup(It->second));
+    };
+  }
 
   void run();
+  bool holdsWrongValue() const;
 
   bool GaveUp = false;
   std::optional<WrongUseSeen> Wrong;
@@ -132,44 +142,94 @@ private:
     return It->second;
   }
 
-  bool evaluable(TermRef T) {
+  /// What evaluating a term needs: nothing the run cannot know, and these
+  /// loop counters bound. A term that reads no thread position has one
+  /// value in every thread (kept until a counter changes).
+  struct Needs {
+    bool Never = false;
+    bool PerThread = false;
+    llvm::SmallVector<const VarDecl *, 2> Counters;
+    unsigned CachedAt = 0; ///< BindingsVersion of Cached; 0: none
+    uint64_t Cached = 0;
+  };
+
+  void bind(const VarDecl *Counter, int64_t V) {
+    Bindings[Counter] = V;
+    ++BindingsVersion;
+  }
+  void unbind(const VarDecl *Counter) {
+    Bindings.erase(Counter);
+    ++BindingsVersion;
+  }
+
+  void collectNeeds(TermRef T, Needs &N, llvm::DenseSet<TermRef> &Seen) {
+    if (N.Never || !Seen.insert(T).second)
+      return;
     if (T->isLeaf()) {
       switch (T->Op) {
-      case TermOp::ThreadX: case TermOp::HardwareLane: case TermOp::BlockDimX:
-        return true;
-      case TermOp::ThreadY: case TermOp::ThreadZ: case TermOp::BlockDimY: case TermOp::BlockDimZ:
-        return KnownShape;
+      case TermOp::ThreadX: case TermOp::HardwareLane:
+        N.PerThread = true;
+        return;
+      case TermOp::BlockDimX:
+        return;
+      case TermOp::ThreadY: case TermOp::ThreadZ:
+        N.PerThread = true;
+        N.Never |= !KnownShape;
+        return;
+      case TermOp::BlockDimY: case TermOp::BlockDimZ:
+        N.Never |= !KnownShape;
+        return;
       default: {
         auto It = Symbols.Bindable.find(T);
-        return It != Symbols.Bindable.end() && Bindings.count(It->second);
+        if (It == Symbols.Bindable.end())
+          N.Never = true;
+        else
+          N.Counters.push_back(It->second);
+        return;
       }
       }
     }
     for (TermRef Op : T->Ops)
-      if (!evaluable(Op))
-        return false;
-    return true;
+      collectNeeds(Op, N, Seen);
+  }
+
+  /// The needs of \p T, or null when it cannot be evaluated now.
+  Needs *evaluable(TermRef T) {
+    auto [It, New] = NeedsCache.try_emplace(T);
+    if (New) {
+      llvm::DenseSet<TermRef> Seen;
+      collectNeeds(T, It->second, Seen);
+    }
+    if (It->second.Never)
+      return nullptr;
+    for (const VarDecl *Counter : It->second.Counters)
+      if (!Bindings.count(Counter))
+        return nullptr;
+    return &It->second;
   }
 
   std::optional<int64_t> value(const Expr *E, unsigned Thread) {
     if (!E || !E->getType()->isIntegralOrEnumerationType())
       return std::nullopt;
     TermRef T = termOf(E);
-    if (!evaluable(T))
+    Needs *N = evaluable(T);
+    if (!N)
       return std::nullopt;
-    LaneValues L;
-    L.ThreadX = Thread % Shape.X;
-    L.ThreadY = (Thread / Shape.X) % Shape.Y;
-    L.ThreadZ = Thread / (Shape.X * Shape.Y);
-    L.HardwareLane = laneOf(Thread);
-    L.BlockDimX = Shape.X;
-    L.BlockDimY = Shape.Y;
-    L.BlockDimZ = Shape.Z;
-    L.Leaf = [&](const Term &Leaf) -> uint64_t {
-      auto It = Symbols.Bindable.find(&Leaf);
-      return It == Symbols.Bindable.end() ? 0 : static_cast<uint64_t>(Bindings.lookup(It->second));
-    };
-    uint64_t V = evaluate(T, L);
+    uint64_t V;
+    if (!N->PerThread && N->CachedAt == BindingsVersion) {
+      V = N->Cached;
+    } else {
+      LaneValues &L = Lane;
+      L.ThreadX = Thread % Shape.X;
+      L.ThreadY = (Thread / Shape.X) % Shape.Y;
+      L.ThreadZ = Thread / (Shape.X * Shape.Y);
+      L.HardwareLane = laneOf(Thread);
+      V = evaluate(T, L);
+      if (!N->PerThread) {
+        N->Cached = V;
+        N->CachedAt = BindingsVersion;
+      }
+    }
     unsigned W = T->Width;
     if (W < 64 && E->getType()->isSignedIntegerOrEnumerationType())
       return llvm::SignExtend64(V, W);
@@ -231,7 +291,10 @@ private:
       return {};
     const Expr *ValueArg = Call->getArg(I.ValueArg);
     const unsigned Base = Thread - laneOf(Thread), Lane = laneOf(Thread);
-    unsigned Width = shuffleSegmentWidth(Call, Ctx);
+    auto [KnownWidth, NewWidth] = Widths.try_emplace(Call, 0);
+    if (NewWidth)
+      KnownWidth->second = shuffleSegmentWidth(Call, Ctx);
+    const unsigned Width = KnownWidth->second;
     std::optional<int64_t> Arg;
     if (I.LaneOrDeltaArg != NoArgument &&
         Call->getNumArgs() > static_cast<unsigned>(I.LaneOrDeltaArg))
@@ -297,7 +360,11 @@ private:
       return It->second[Thread];
     }
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      if (std::optional<CollectiveCall> C = recogniseCollective(Call)) {
+      auto [Known, New] = Collectives.try_emplace(Call);
+      if (New)
+        Known->second = recogniseCollective(Call);
+      // A copy: the recursion below may grow the map.
+      if (std::optional<CollectiveCall> C = Known->second) {
         if (C->Intrinsic->Direction != ShuffleDirection::None)
           return shuffled(Call, *C, Thread);
         // Votes, reductions, matches: any lane's value reaches every lane.
@@ -466,12 +533,12 @@ private:
     for (unsigned N = 0;; ++N) {
       if (N > MaxUnrolledSteps)
         return false;
-      Bindings[IV] = I;
+      bind(IV, I);
       bool AnyTrue = false;
       for (unsigned T : May.set_bits()) {
         Tri C = truth(For->getCond(), T);
         if (C == Tri::Unknown) {
-          Bindings.erase(IV);
+          unbind(IV);
           return false;
         }
         AnyTrue |= C == Tri::True;
@@ -499,20 +566,20 @@ private:
         }
       }
       if (!Next) {
-        Bindings.erase(IV);
+        unbind(IV);
         return false;
       }
       I = *Next;
     }
     for (int64_t Step : Steps) {
-      Bindings[IV] = Step;
+      bind(IV, Step);
       Mask StepMust = conditionMask(For->getCond(), Must, true, true);
       Mask StepMay = conditionMask(For->getCond(), May, true, false);
       statement(For->getBody(), StepMust, StepMay);
       if (stopped())
         break;
     }
-    Bindings.erase(IV);
+    unbind(IV);
     return true;
   }
 
@@ -675,6 +742,11 @@ private:
   FlowSymbols Symbols;
   SymbolicTranslator Translator;
   llvm::DenseMap<const Expr *, TermRef> TermCache;
+  llvm::DenseMap<TermRef, Needs> NeedsCache;
+  unsigned BindingsVersion = 1;
+  llvm::DenseMap<const CallExpr *, unsigned> Widths;
+  llvm::DenseMap<const CallExpr *, std::optional<CollectiveCall>> Collectives;
+  LaneValues Lane; ///< the thread being evaluated
   llvm::DenseMap<const VarDecl *, int64_t> Bindings;
 
   unsigned Threads;
@@ -721,8 +793,19 @@ void BlockRun::run() {
       if (After)
         statement(Child, Must[L], May[L]);
       After |= Child == Chain[L - 1];
+      // Once no thread holds a wrong value, nothing later can use one.
+      if (After && !holdsWrongValue())
+        return;
     }
   }
+}
+
+bool BlockRun::holdsWrongValue() const {
+  for (const auto &[Var, Values] : Cells)
+    for (const Cell &C : Values)
+      if (C.Lanes)
+        return true;
+  return false;
 }
 
 bool isPowerOfTwoWarpCount(const BlockShape &S) {
