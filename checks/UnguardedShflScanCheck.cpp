@@ -78,7 +78,7 @@ void UnguardedShflScanCheck::reportStaleLanes(const ScanFinding &F, ASTContext &
       Flow.ShapeFromLaunch
           ? "with the block of " + Shape + " threads one of its launches uses"
           : "with a block of " + Shape +
-                " threads (no launch in this file fixes the block size, so any may be used)";
+                " threads (no launch in this file shows the block size, so any may be used)";
   std::string Exactly = Flow.OnlyNonPowerOfTwoWarps
                             ? "; this happens exactly when the number of warps in the block "
                               "is not a power of two"

@@ -135,7 +135,7 @@ __global__ void layerNormAnyBlock(const float *x, float *out) {
   b.sync();
   if (lane < blockDim.x / 32)
     sum = partials[lane];
-  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'sum' is overwritten only in some lanes; {{.*}} with a block of 96 threads (no launch in this file fixes the block size, so any may be used), lane 0 ends up with lane 3's stale value; this happens exactly when the number of warps in the block is not a power of two; overwrite every lane, e.g. 'sum = (lane < blockDim.x / 32) ? partials[lane] : 0;'{{.*}} [warp-unguarded-shfl-scan]
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'sum' is overwritten only in some lanes; {{.*}} with a block of 96 threads (no launch in this file shows the block size, so any may be used), lane 0 ends up with lane 3's stale value; this happens exactly when the number of warps in the block is not a power of two; overwrite every lane, e.g. 'sum = (lane < blockDim.x / 32) ? partials[lane] : 0;'{{.*}} [warp-unguarded-shfl-scan]
   for (int i = 1; i < blockDim.x / 32; i *= 2) sum += g.shfl_down(sum, i);
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
