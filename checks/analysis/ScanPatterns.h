@@ -16,7 +16,10 @@
 // This analysis follows a shuffle's result (directly or through a local
 // variable) to the accumulation into the shuffled variable and decides
 // whether that accumulation is guarded. A shuffle whose value reaches no
-// such accumulation is not a scan and is never reported.
+// such accumulation is not a scan and is never reported. An unguarded scan
+// whose wrong lanes no use reads is not reported either: ScanConsumers
+// judges the simple uses, ScanLaneFlow runs the rest on the block shapes the
+// kernel can have.
 //
 //===----------------------------------------------------------------------===//
 
