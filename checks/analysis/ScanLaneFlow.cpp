@@ -571,10 +571,12 @@ private:
       }
       I = *Next;
     }
+    // A thread that has left the loop does not come back.
+    Mask StepMust = Must, StepMay = May;
     for (int64_t Step : Steps) {
       bind(IV, Step);
-      Mask StepMust = conditionMask(For->getCond(), Must, true, true);
-      Mask StepMay = conditionMask(For->getCond(), May, true, false);
+      StepMust = conditionMask(For->getCond(), StepMust, true, true);
+      StepMay = conditionMask(For->getCond(), StepMay, true, false);
       statement(For->getBody(), StepMust, StepMay);
       if (stopped())
         break;
