@@ -60,6 +60,25 @@ __global__ void everyLaneOverwritten(const float *x, float *out) {
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
+// The other lanes zeroed by an else branch: right for any block size.
+__global__ void elseZeroes(const float *x, float *out) {
+  cg::thread_block b = cg::this_thread_block();
+  cg::thread_block_tile<32> g = cg::tiled_partition<32>(b);
+  __shared__ float partials[32];
+  const int warps = blockDim.x >> 5;
+  float sum = x[threadIdx.x];
+  for (int i = 1; i < 32; i *= 2) sum += g.shfl_down(sum, i);
+  if (g.thread_rank() == 0) partials[threadIdx.x >> 5] = sum;
+  b.sync();
+  if (g.thread_rank() < warps)
+    sum = partials[g.thread_rank()];
+  else
+    sum = 0.0f;
+  for (int i = 1; i < warps; i *= 2) sum += g.shfl_down(sum, i);
+  sum = g.shfl(sum, 0);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
 // One warp per row of a 32 x 32 block: `threadIdx.x == 0` is lane 0.
 __global__ void columnSums(const float *x, float *out) {
   cg::thread_block_tile<32> g = cg::tiled_partition<32>(cg::this_thread_block());
@@ -183,4 +202,30 @@ template <typename T> __global__ void templatedThreeWarps(const T *x, T *out) {
 
 void launchTemplatedThreeWarps(const float *x, float *out) {
   templatedThreeWarps<float><<<1, 96>>>(x, out);
+}
+
+// One launcher, two block sizes: 128 threads (4 warps) is right, 96 (3 warps) is not.
+__global__ void twoLaunchSizes(const float *x, float *out) {
+  cg::thread_block b = cg::this_thread_block();
+  cg::thread_block_tile<32> g = cg::tiled_partition<32>(b);
+  __shared__ float partials[32];
+  const int warps = blockDim.x >> 5;
+  float sum = x[threadIdx.x];
+  for (int i = 1; i < 32; i *= 2) sum += g.shfl_down(sum, i);
+  if (g.thread_rank() == 0) partials[threadIdx.x >> 5] = sum;
+  b.sync();
+  if (g.thread_rank() < warps) {
+    sum = partials[g.thread_rank()];
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'sum' is overwritten only in some lanes; {{.*}} with the block of 96 threads one of its launches uses, lane 0 ends up with lane 3's stale value; this happens exactly when the number of warps in the block is not a power of two; overwrite every lane, e.g. 'sum = (g.thread_rank() < warps) ? partials[g.thread_rank()] : 0;'{{.*}}[warp-unguarded-shfl-scan]
+  }
+  b.sync();
+  for (int i = 1; i < warps; i *= 2) sum += g.shfl_down(sum, i);
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+}
+
+void launchTwoSizes(const float *x, float *out, int n) {
+  int threads = 128;
+  if (n % 3 == 0)
+    threads = 96;
+  twoLaunchSizes<<<1, threads>>>(x, out);
 }
