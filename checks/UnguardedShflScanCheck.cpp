@@ -83,9 +83,13 @@ void UnguardedShflScanCheck::reportStaleLanes(const ScanFinding &F, ASTContext &
                             ? "; this happens exactly when the number of warps in the block "
                               "is not a power of two"
                             : "";
+  // The identity of the reduction's combine: what the other lanes must add.
+  const auto *Combine = dyn_cast<BinaryOperator>(F.Combine);
+  bool Product = Combine && (Combine->getOpcode() == BO_Mul || Combine->getOpcode() == BO_MulAssign);
+  std::string Identity = Product ? "1" : "0";
   std::string Fix = !Cond.empty() && !Value.empty()
-                        ? "'" + Var + " = (" + Cond + ") ? " + Value + " : 0;'"
-                        : "giving the other lanes the identity (0 for a sum)";
+                        ? "'" + Var + " = (" + Cond + ") ? " + Value + " : " + Identity + ";'"
+                        : "giving the other lanes the identity (" + Identity + ")";
   diag(Loc, "'%0' is overwritten only in some lanes; the others keep the partial values of "
             "the warp reduction above, and the shuffles after it add them into a value that "
             "is used: %1, lane %2 ends up with lane %3's stale value%4; overwrite every lane, "
