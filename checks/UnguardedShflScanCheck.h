@@ -5,7 +5,12 @@
 // their own value, `__shfl_sync(m, v, lane - d)` wraps around, and a suffix
 // scan over `__shfl_down_sync` hands the top lanes their own value. On an
 // H200 each of these got 31 of 32 lanes wrong, with compute-sanitizer silent.
-// The analysis lives in analysis/ScanPatterns; this file only reports.
+// A reduction written as such a scan is right in its result lane; when a
+// later store overwrites only some lanes and a second shuffle reduction adds
+// the others' stale values into a used lane (a two-stage block reduction
+// with a warp count that is not a power of two), the report names that store.
+// The analysis lives in analysis/ScanPatterns and ScanLaneFlow; this file
+// only reports.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +21,8 @@
 #include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
+
+struct ScanFinding;
 
 class UnguardedShflScanCheck : public clang::tidy::ClangTidyCheck {
 public:
@@ -28,6 +35,7 @@ public:
   void onStartOfTranslationUnit() override;
 
 private:
+  void reportStaleLanes(const ScanFinding &F, clang::ASTContext &Ctx);
   // Template instantiations revisit the same code; report each place once.
   llvm::DenseSet<clang::SourceLocation> Reported;
 };

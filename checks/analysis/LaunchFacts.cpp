@@ -24,6 +24,14 @@ namespace {
 
 bool isKernel(const FunctionDecl *FD) { return FD && FD->hasAttr<CUDAGlobalAttr>(); }
 
+/// One key for a kernel's source: a template's pattern and its
+/// instantiations are the same code.
+const FunctionDecl *sourceKernel(const FunctionDecl *FD) {
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    FD = Pattern;
+  return FD->getCanonicalDecl();
+}
+
 /// `std::forward<T>(x)` / `std::move(x)` as `x`: the value a launcher passes on.
 const Expr *throughForwarding(const Expr *E) {
   E = stripValue(E);
@@ -456,6 +464,24 @@ void LaunchFacts::collect() {
     return U.AsData && Callee->isDefined() && !Callee->isExternallyVisible();
   };
 
+  // Block shapes, per source function: every reference must be a launch
+  // whose block argument can be read, or a use that cannot launch.
+  auto recordShapes = [&](const FunctionDecl *Kernel, const LaunchSite *L, bool CannotLaunch) {
+    ShapeFacts &F = Shapes[sourceKernel(Kernel)];
+    if (CannotLaunch || !F.Readable)
+      return;
+    const auto *Launch = L ? dyn_cast<CUDAKernelCallExpr>(L->At) : nullptr;
+    std::optional<llvm::SmallVector<BlockShape, 8>> S =
+        Launch ? blockShapesOfLaunch(Launch, L->Fn, Ctx) : std::nullopt;
+    if (!S) {
+      F.Readable = false;
+      return;
+    }
+    for (const BlockShape &B : *S)
+      if (llvm::find(F.Shapes, B) == F.Shapes.end())
+        F.Shapes.push_back(B);
+  };
+
   // Launchers, from the uses of function-pointer parameters.
   using LauncherKey = std::pair<const FunctionDecl *, unsigned>;
   std::map<LauncherKey, Launcher> Launchers;
@@ -503,6 +529,8 @@ void LaunchFacts::collect() {
   for (const auto &[Ref, Kernel] : Collector.KernelRefs) {
     const FunctionDecl *Key = Kernel->getCanonicalDecl();
     KernelUse U = useOf(Ref, Ctx, LaunchedExprs);
+    recordShapes(Kernel, U.Kind == KernelUse::Launched ? SiteOf.lookup(Ref) : nullptr,
+                 U.Kind != KernelUse::Launched && Harmless(U));
     if (U.Kind == KernelUse::Launched) {
       const LaunchSite *L = SiteOf.lookup(Ref);
       if (!L) {
@@ -568,6 +596,18 @@ void LaunchFacts::collect() {
   }
   for (const FunctionDecl *Key : Unusable)
     Kernels.erase(Key);
+}
+
+std::optional<llvm::SmallVector<BlockShape, 8>>
+LaunchFacts::launchBlockShapes(const FunctionDecl *Kernel) {
+  if (!isKernel(Kernel))
+    return std::nullopt;
+  if (!Collected)
+    collect();
+  auto It = Shapes.find(sourceKernel(Kernel));
+  if (It == Shapes.end() || !It->second.Readable || It->second.Shapes.empty())
+    return std::nullopt;
+  return It->second.Shapes;
 }
 
 unsigned LaunchFacts::knownZeroBits(const ParmVarDecl *P) {

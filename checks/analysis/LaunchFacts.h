@@ -29,8 +29,10 @@
 #ifndef WARP_TIDY_ANALYSIS_LAUNCHFACTS_H
 #define WARP_TIDY_ANALYSIS_LAUNCHFACTS_H
 
+#include "LaunchBlockShapes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 
 namespace clang {
 class ASTContext;
@@ -49,16 +51,31 @@ public:
   /// nothing is known.
   unsigned knownZeroBits(const clang::ParmVarDecl *P);
 
+  /// The block shapes the launches of \p Kernel written in this unit use
+  /// (LaunchBlockShapes.h), for the kernel's source function (a template's
+  /// instantiations share their pattern's). Unlike knownZeroBits this also
+  /// answers for kernels with external linkage, from the launches this unit
+  /// shows: a caller that relies on the answer must say so. nullopt when
+  /// the kernel has no launch here, when one of them (or a use that may
+  /// launch it, such as its address passed on) cannot be read.
+  std::optional<llvm::SmallVector<BlockShape, 8>>
+  launchBlockShapes(const clang::FunctionDecl *Kernel);
+
 private:
   struct KernelFacts {
     bool Usable = false; ///< every launch seen, at least one
     llvm::SmallVector<unsigned, 8> ZeroBits; ///< per parameter
+  };
+  struct ShapeFacts {
+    bool Readable = true;
+    llvm::SmallVector<BlockShape, 8> Shapes;
   };
   void collect();
 
   clang::ASTContext &Ctx;
   bool Collected = false;
   llvm::DenseMap<const clang::FunctionDecl *, KernelFacts> Kernels;
+  llvm::DenseMap<const clang::FunctionDecl *, ShapeFacts> Shapes;
 };
 
 } // namespace warp_tidy

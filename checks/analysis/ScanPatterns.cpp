@@ -633,6 +633,26 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
       ExactLanes Exact{Width, Defect == ScanDefect::DownOwnValue ? 0u : Width - 1};
       if (Width && onlyExactLanesUseScan(Call, AccVar, ScanLoop, Exact, Ctx))
         return std::nullopt;
+      // Uses the syntactic rules above cannot judge (a partial overwrite, a
+      // second shuffle reduction, a use pinned to a thread rather than a
+      // lane): run the code on every thread of the block shapes it can have.
+      if (Width && ScanLoop) {
+        LaneFlowVerdict Flow = followScanLanes(Call, AccVar, ScanLoop, Exact, Ctx);
+        switch (Flow.Kind) {
+        case LaneFlowVerdict::NoWrongUse:
+        case LaneFlowVerdict::Deferred:
+          return std::nullopt;
+        case LaneFlowVerdict::StaleLanes: {
+          ScanFinding Finding{ScanDefect::StaleLanes, Call, &I, R.Combine, Acc, Parts.Offset,
+                              Parts.SourceLane, Width};
+          Finding.Flow = Flow;
+          return Finding;
+        }
+        case LaneFlowVerdict::WrongUse:
+        case LaneFlowVerdict::Unknown:
+          break;
+        }
+      }
     }
 
   ScanFinding Finding{Defect, Call, &I, R.Combine, Acc, Parts.Offset, Parts.SourceLane,

@@ -16,13 +16,17 @@
 // This analysis follows a shuffle's result (directly or through a local
 // variable) to the accumulation into the shuffled variable and decides
 // whether that accumulation is guarded. A shuffle whose value reaches no
-// such accumulation is not a scan and is never reported.
+// such accumulation is not a scan and is never reported. An unguarded scan
+// whose wrong lanes no use reads is not reported either: ScanConsumers
+// judges the simple uses, ScanLaneFlow runs the rest on the block shapes the
+// kernel can have.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef WARP_TIDY_ANALYSIS_SCANPATTERNS_H
 #define WARP_TIDY_ANALYSIS_SCANPATTERNS_H
 
+#include "ScanLaneFlow.h"
 #include "WarpIntrinsics.h"
 
 namespace clang {
@@ -39,6 +43,10 @@ enum class ScanDefect {
   UpOwnValue,   ///< __shfl_up_sync: lanes below d add their own value again.
   IndexWraps,   ///< __shfl_sync(lane - d): lanes below d read the top lanes.
   DownOwnValue, ///< __shfl_down_sync suffix scan: top lanes add their own value.
+  /// A reduction whose result lane is right, but whose other lanes' values
+  /// survive a store that overwrites only some lanes and are then added
+  /// into a lane that is used (ScanLaneFlow.h). Flow says where.
+  StaleLanes,
 };
 
 /// How an offset changes from one scan step to the next.
@@ -65,6 +73,9 @@ struct ScanFinding {
   /// variable, no macros) and a write-once lane-id variable in scope.
   const clang::Stmt *FixStatement = nullptr;
   const clang::VarDecl *LaneVar = nullptr;
+
+  /// StaleLanes: the execution that shows it.
+  LaneFlowVerdict Flow;
 };
 
 /// Analyses one shuffle call; a finding only when its result is accumulated

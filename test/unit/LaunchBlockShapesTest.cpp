@@ -1,0 +1,106 @@
+// Unit tests for the block shapes read from a launch (analysis/LaunchBlockShapes.h):
+// the host-side values of `block` in `kernel<<<grid, block>>>` for the forms
+// launchers use, and the forms it must call unknown.
+#include "analysis/LaunchBlockShapes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "CudaTestUnits.h"
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace warp_tidy;
+
+namespace {
+
+const std::string Prelude = test::cudaStandIns(R"cuda(
+#define __host__ __attribute__((host))
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1)
+      : x(vx), y(vy), z(vz) {}
+};
+typedef struct CUstream_st *cudaStream_t;
+// The launch configuration call clang expects without a CUDA installation.
+extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, unsigned long sharedMem = 0,
+                                 cudaStream_t stream = 0);
+)cuda",
+                                               R"cuda(__global__ void k(int);
+)cuda");
+
+/// The shapes of the only launch in \p Host (the body of `void host(int n)`)
+/// as "XxYxZ" strings, sorted; "unknown" when they cannot be read.
+std::string shapesOf(const std::string &Host) {
+  std::unique_ptr<ASTUnit> AST =
+      test::parseCudaUnit(Prelude + "void host(int n, int rows) {\n" + Host + "\n}\n");
+  if (!AST)
+    return "no AST";
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const CUDAKernelCallExpr *Launch = nullptr;
+    const FunctionDecl *Fn = nullptr;
+    bool TraverseFunctionDecl(FunctionDecl *FD) {
+      const FunctionDecl *Saved = Fn;
+      Fn = FD;
+      bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+      Fn = Saved;
+      return R;
+    }
+    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
+      Launch = E;
+      Caller = Fn;
+      return true;
+    }
+    const FunctionDecl *Caller = nullptr;
+  } F;
+  F.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
+  if (!F.Launch)
+    return "no launch";
+  auto Shapes = blockShapesOfLaunch(F.Launch, F.Caller, AST->getASTContext());
+  if (!Shapes)
+    return "unknown";
+  std::vector<std::string> Out;
+  for (const BlockShape &S : *Shapes)
+    Out.push_back(std::to_string(S.X) + "x" + std::to_string(S.Y) + "x" + std::to_string(S.Z));
+  llvm::sort(Out);
+  std::string Joined;
+  for (const std::string &S : Out)
+    Joined += (Joined.empty() ? "" : " ") + S;
+  return Joined;
+}
+
+TEST(LaunchBlockShapes, ConstantsAndDim3) {
+  EXPECT_EQ(shapesOf("k<<<n, 96>>>(n);"), "96x1x1");
+  EXPECT_EQ(shapesOf("dim3 block(32, 32); k<<<n, block>>>(n);"), "32x32x1");
+  EXPECT_EQ(shapesOf("k<<<n, dim3(16, 4)>>>(n);"), "16x4x1");
+  // More than 1024 threads cannot be launched.
+  EXPECT_EQ(shapesOf("k<<<n, dim3(64, 32)>>>(n);"), "");
+}
+
+TEST(LaunchBlockShapes, WritesInBranches) {
+  // DeepSpeed's launchers: each write applied or not.
+  EXPECT_EQ(shapesOf("int threads = 256;\n"
+                     "if (n > 16384 && n <= 32768) threads <<= 1;\n"
+                     "else if (n > 32768) threads <<= 2;\n"
+                     "dim3 block(threads);\n"
+                     "k<<<rows, block>>>(n);"),
+            "1024x1x1 256x1x1 512x1x1");
+  EXPECT_EQ(shapesOf("int threads = 128;\n"
+                     "if (n > 8192) threads <<= 1;\n"
+                     "dim3 block(threads / 2);\n"
+                     "k<<<rows, block>>>(n);"),
+            "128x1x1 64x1x1");
+  EXPECT_EQ(shapesOf("int t = 64; t = t * 3; k<<<rows, n > 4 ? t : 32>>>(n);"),
+            "192x1x1 32x1x1 64x1x1");
+  // A write after the launch does not reach it.
+  EXPECT_EQ(shapesOf("int t = 128; k<<<rows, t>>>(n); t = 96;"), "128x1x1");
+}
+
+TEST(LaunchBlockShapes, Unknown) {
+  EXPECT_EQ(shapesOf("k<<<rows, n>>>(n);"), "unknown");
+  EXPECT_EQ(shapesOf("int t = 32; for (int i = 0; i < n; ++i) t *= 2; k<<<rows, t>>>(n);"),
+            "unknown");
+  EXPECT_EQ(shapesOf("int t = 32; int *p = &t; *p = 96; k<<<rows, t>>>(n);"), "unknown");
+}
+
+} // namespace
