@@ -165,6 +165,7 @@ bool FunctionUniformity::Impl::run() {
     TaintLog.clear();
     TaintChanged = false;
     ProvedUniformBranch = false;
+    ++Rounds;
     solveValues();
     if (!updateDivergence() || roundWouldRepeat())
       break;

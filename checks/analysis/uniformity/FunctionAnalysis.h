@@ -182,6 +182,7 @@ struct FunctionUniformity::Impl {
   mutable llvm::DenseMap<std::pair<unsigned, const clang::VarDecl *>, ValueDeps> TaintLog;
   mutable bool TaintChanged = false;
   bool LogTaint = false; ///< only while run() iterates
+  unsigned Rounds = 0;   ///< rounds run() ran (for tests)
   /// updateDivergence() took a thread-varying branch as uniform because
   /// the prover said so (the proof reads Divergent: not repeatable).
   bool ProvedUniformBranch = false;
