@@ -42,6 +42,10 @@ bool PositionEnvironment::isWarpUniformLeaf(const Expr *E) {
   return W && !W->isWrittenAfterInit(Parm);
 }
 
+std::optional<int64_t> PositionEnvironment::constant(const Expr *E, const ASTContext &Ctx) {
+  return integerConstant(E, Ctx);
+}
+
 namespace {
 
 // Helpers and locals are followed a few levels deep only: real code names
@@ -299,7 +303,7 @@ struct Recogniser {
     if (!E || Depth > MaxDepth)
       return PositionForm();
     E = stripIndexConversions(E, Ctx);
-    if (std::optional<int64_t> C = integerConstant(E, Ctx)) {
+    if (std::optional<int64_t> C = Env.constant(E, Ctx)) {
       PositionForm F = make(PositionForm::Constant);
       F.Value = *C;
       return F;

@@ -33,6 +33,9 @@
 #ifndef WARP_TIDY_ANALYSIS_LANEIDENTITY_H
 #define WARP_TIDY_ANALYSIS_LANEIDENTITY_H
 
+#include <cstdint>
+#include <optional>
+
 namespace clang {
 class ASTContext;
 class Expr;
@@ -95,6 +98,11 @@ public:
   /// lane of a warp. By default: a parameter of a kernel that the kernel
   /// never writes.
   virtual bool isWarpUniformLeaf(const clang::Expr *E);
+  /// integerConstant(E): the recogniser asks it of every subexpression it
+  /// visits, so an environment that sees the same expressions again and
+  /// again (the uniformity analysis, once per dataflow round) may remember
+  /// the answers; the value of an expression never changes.
+  virtual std::optional<int64_t> constant(const clang::Expr *E, const clang::ASTContext &Ctx);
 };
 
 /// The object of a member call (`tile` in `tile.thread_rank()`), whether the

@@ -155,11 +155,23 @@ bool FunctionUniformity::Impl::run() {
   // every round that continues adds at least one of the NumBlocks blocks:
   // at most NumBlocks + 1 rounds. solveValues() itself terminates because
   // its states only grow (bitwise or) in a finite lattice.
+  // The round that only confirms the set (the second one, mostly: a branch
+  // on the lane that guards no assignment) is skipped when it would repeat
+  // the last round step for step (roundWouldRepeat()).
   Divergent.resize(NumBlocks);
   ExitKind.resize(NumBlocks);
-  do
+  LogTaint = true;
+  while (true) {
+    TaintLog.clear();
+    TaintChanged = false;
+    ProvedUniformBranch = false;
+    ++Rounds;
     solveValues();
-  while (updateDivergence());
+    if (!updateDivergence() || roundWouldRepeat())
+      break;
+  }
+  LogTaint = false;
+  TaintLog.shrink_and_clear();
   solveLaneSets();
   solveMustSets();
   collectSites();

@@ -175,6 +175,45 @@ TEST(UniformityPieces, ValueAnalysis) {
   EXPECT_EQ(F->useDeps(4), parameterDep(1));
 }
 
+// Uniformity.cpp / ValueAnalysis.cpp: the round that would only confirm the
+// divergent set is skipped, and only that one.
+TEST(UniformityPieces, ConfirmingRound) {
+  // A lane test that guards no assignment: nothing the dataflow computed
+  // changes once it is divergent, so one round settles the function.
+  auto Guard = analyse(R"cuda(
+    __global__ void k(int *p) {
+      int v = threadIdx.x;
+      if ((threadIdx.x & 31) == 0)
+        use(v);
+      use(v);
+    })cuda", "k");
+  ASSERT_TRUE(Guard);
+  ASSERT_EQ(Guard->C.Ifs.size(), 1u);
+  EXPECT_EQ(Guard->P->Rounds, 1u);
+  EXPECT_TRUE(Guard->P->Divergent.test(Guard->blockOf(Guard->C.Ifs[0])));
+  EXPECT_EQ(Guard->useDeps(1), ThreadVarying);
+  // A chain: `d` is assigned under the first divergent branch, which makes
+  // the second branch divergent in the next round; that round must run.
+  // The second branch guards no assignment, so no third round.
+  auto Chain = analyse(R"cuda(
+    __global__ void k(int *p) {
+      int d = 0;
+      if (threadIdx.x < 3)
+        d = 1;
+      if (d)
+        use(2);
+      use(d);
+    })cuda", "k");
+  ASSERT_TRUE(Chain);
+  ASSERT_EQ(Chain->C.Ifs.size(), 2u);
+  EXPECT_EQ(Chain->P->Rounds, 2u);
+  EXPECT_TRUE(Chain->P->Divergent.test(Chain->blockOf(Chain->C.Ifs[0])));
+  EXPECT_TRUE(Chain->P->Divergent.test(Chain->blockOf(Chain->C.Ifs[1])));
+  EXPECT_EQ(Chain->useDeps(1), ThreadVarying);
+  // The taint questions of the analysis are not kept once it has run.
+  EXPECT_TRUE(Chain->P->TaintLog.empty());
+}
+
 // Butterflies.cpp: a full xor butterfly, and a down-sweep that is not one.
 TEST(UniformityPieces, Butterflies) {
   auto F = analyse(R"cuda(

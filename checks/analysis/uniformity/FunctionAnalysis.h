@@ -175,6 +175,23 @@ struct FunctionUniformity::Impl {
   /// they meet again.
   ValueDeps taint(unsigned BlockID, const clang::VarDecl *V) const;
 
+  /// Every taint() answer given during one round of run()'s value /
+  /// divergence iteration, so that run() can tell whether another round
+  /// would compute exactly what this one did (see roundWouldRepeat()).
+  /// TaintChanged: one question got two answers within the round.
+  mutable llvm::DenseMap<std::pair<unsigned, const clang::VarDecl *>, ValueDeps> TaintLog;
+  mutable bool TaintChanged = false;
+  bool LogTaint = false; ///< only while run() iterates
+  unsigned Rounds = 0;   ///< rounds run() ran (for tests)
+  /// updateDivergence() took a thread-varying branch as uniform because
+  /// the prover said so (the proof reads Divergent: not repeatable).
+  bool ProvedUniformBranch = false;
+
+  /// True when a further round of solveValues() and updateDivergence()
+  /// would give the same states, branch dependencies and divergent set as
+  /// the round just finished, now that Divergent has grown.
+  bool roundWouldRepeat() const;
+
   void assign(State &S, const clang::VarDecl *V, ValueDeps D, bool Whole, unsigned BlockID);
 
   void transferStmt(const clang::Stmt *St, State &S, unsigned BlockID);
@@ -262,6 +279,11 @@ struct FunctionUniformity::Impl {
   bool isUniformExpr(const clang::Expr *E, const State &S) { return deps(E, S) == 0; }
 
   IndexForm indexForm(const clang::Expr *E, const State &S, unsigned Depth);
+
+  /// integerConstant of the expressions indexForm has looked at: every
+  /// dataflow round asks again about the same conditions, and clang's
+  /// evaluator is costly to start. Freed with the analysis.
+  llvm::DenseMap<const clang::Expr *, std::optional<int64_t>> Constants;
 
   /// Lane sets on the edges of `Cond`, when it compares the lane id or
   /// threadIdx.x with a constant (or threadIdx.x with a warp-aligned value).

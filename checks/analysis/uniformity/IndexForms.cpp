@@ -44,6 +44,12 @@ struct DataflowEnvironment final : PositionEnvironment {
     return PositionEnvironment::isLaneRegister(P.resolve(V));
   }
   bool isWarpUniformLeaf(const Expr *E) override { return P.deps(E, S) == 0; }
+  std::optional<int64_t> constant(const Expr *E, const ASTContext &Ctx) override {
+    auto [It, New] = P.Constants.try_emplace(E);
+    if (New)
+      It->second = integerConstant(E, Ctx);
+    return It->second;
+  }
 };
 } // namespace
 

@@ -31,18 +31,45 @@ using namespace uniformity_detail;
 /// Sync dependence: a variable assigned under a divergent branch that it
 /// was declared outside of holds different values in different lanes once
 /// they meet again.
-ValueDeps FunctionUniformity::Impl::taint(unsigned BlockID, const VarDecl *V) const {
-  if (Divergent.none())
+static ValueDeps taintUnder(const FunctionUniformity::Impl &P, unsigned BlockID,
+                            const VarDecl *V) {
+  if (P.Divergent.none())
     return 0;
-  llvm::BitVector Here = rejoiningControls(BlockID);
+  llvm::BitVector Here = P.rejoiningControls(BlockID);
   if (Here.none())
     return 0;
-  auto It = DeclBlock.find(V);
-  if (It != DeclBlock.end()) {
-    llvm::BitVector AtDecl = rejoiningControls(It->second->getBlockID());
+  auto It = P.DeclBlock.find(V);
+  if (It != P.DeclBlock.end()) {
+    llvm::BitVector AtDecl = P.rejoiningControls(It->second->getBlockID());
     Here.reset(AtDecl);
   }
   return Here.any() ? ThreadVarying : 0;
+}
+
+ValueDeps FunctionUniformity::Impl::taint(unsigned BlockID, const VarDecl *V) const {
+  ValueDeps D = taintUnder(*this, BlockID, V);
+  if (!LogTaint)
+    return D;
+  auto [It, New] = TaintLog.try_emplace({BlockID, V}, D);
+  if (!New && It->second != D)
+    TaintChanged = true;
+  return D;
+}
+
+bool FunctionUniformity::Impl::roundWouldRepeat() const {
+  // The value dataflow reads Divergent only through taint(), so a round
+  // whose every taint() question gets the same answer under the grown set
+  // repeats the last round's computation step for step: the same states,
+  // the same branch conditions' dependencies. Its updateDivergence() then
+  // finds every thread-varying branch already divergent, unless the last
+  // round let the prover clear one: the proof reads Divergent too
+  // (writesInLockstep), so it might fail now.
+  if (TaintChanged || ProvedUniformBranch)
+    return false;
+  for (const auto &[Question, Answer] : TaintLog)
+    if (taintUnder(*this, Question.first, Question.second) != Answer)
+      return false;
+  return true;
 }
 
 void FunctionUniformity::Impl::assign(State &S, const VarDecl *V, ValueDeps D, bool Whole,
