@@ -26,6 +26,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #define CUDA_CHECK(call)                                                                 \
@@ -180,6 +181,19 @@ class Checker {
   long long checked_ = 0, wrong_ = 0, cfgChecked_ = 0, cfgWrong_ = 0;
   int configs_ = 0;
 };
+
+// The check of a kernel that writes one sum per block: block b sums in[b * block] up to the
+// end of its block or of the input (n values), in order, as the host does here.
+template <typename T>
+void checkBlockSums(Checker& chk, const std::vector<T>& in, int n, int block, const std::vector<T>& got) {
+  const int grid = (int)got.size();
+  for (int b = 0; b < grid; ++b) {
+    typename std::conditional<std::is_floating_point<T>::value, T, long long>::type expected = 0;
+    for (int i = b * block; i < (b + 1) * block && i < n; ++i) expected += in[i];
+    if (std::is_floating_point<T>::value) chk.checkFloat(b, (float)got[b], (float)expected);
+    else chk.checkInt(b, (long long)got[b], (long long)expected);
+  }
+}
 
 // Reports which architecture the device code was compiled for (differs from the GPU's own when
 // the driver JIT-compiles the PTX of an older target).

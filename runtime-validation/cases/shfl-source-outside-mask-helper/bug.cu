@@ -49,11 +49,7 @@ static void runOne(std::mt19937_64& rng, Checker& chk, int nLo, int nHi) {
   LAUNCH_CHECK();
   const std::vector<float> got = dSums.download();
   chk.begin(format("block=%u (%u warps) grid=%d n=%d (one sum per block)", BlockSize, BlockSize / 32, grid, n));
-  for (int b = 0; b < grid; ++b) {
-    float expected = 0;
-    for (int i = b * (int)BlockSize; i < (b + 1) * (int)BlockSize && i < n; ++i) expected += in[i];
-    chk.checkFloat(b, got[b], expected);
-  }
+  checkBlockSums(chk, in, n, (int)BlockSize, got);
   chk.end();
 }
 

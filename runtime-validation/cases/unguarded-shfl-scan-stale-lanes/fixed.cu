@@ -52,11 +52,7 @@ static void runConfigs(std::mt19937_64& rng, Checker& chk) {
     LAUNCH_CHECK();
     const std::vector<int> got = dSums.download();
     chk.begin(format("block=%d (%d warps) grid=%d n=%d (one sum per block)", block, block / 32, grid, n));
-    for (int b = 0; b < grid; ++b) {
-      long long expected = 0;
-      for (int i = b * block; i < (b + 1) * block && i < n; ++i) expected += in[i];
-      chk.checkInt(b, got[b], expected);
-    }
+    checkBlockSums(chk, in, n, block, got);
     chk.end();
   }
 }
