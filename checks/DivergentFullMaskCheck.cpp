@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DivergentFullMaskCheck.h"
+#include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
 #include "analysis/WarpCollective.h"
@@ -82,7 +83,7 @@ static std::string describeCondition(const DivergenceSource &Src) {
            "it decides whether a lane reaches the collective";
   const Stmt *T = Src.Terminator;
   std::string What = "this condition";
-  if (T && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(T))
+  if (T && isLoopStmt(T))
     What = "this loop condition";
   else if (T && isa<ConditionalOperator, BinaryConditionalOperator>(T))
     What = "this '?:' condition";

@@ -1209,13 +1209,17 @@ int main(int argc, const char **argv) {
     // lines it shares with another (a PCH no other unit loads would cost
     // more than the parse it saves); a single unit, all of them (its next
     // run reuses them).
+    std::vector<std::string> AbsolutePaths;
+    for (size_t I : ToAnalyse) {
+      SmallString<256> Path(States[I].Path);
+      sys::fs::make_absolute(Path);
+      AbsolutePaths.push_back(Path.str().str());
+    }
     std::vector<size_t> PchLines;
     if (ToAnalyse.size() > 1) {
       std::vector<std::vector<std::string>> Blocks;
       std::vector<std::string> Dirs;
-      for (size_t I : ToAnalyse) {
-        SmallString<256> Path(States[I].Path);
-        sys::fs::make_absolute(Path);
+      for (const std::string &Path : AbsolutePaths) {
         auto Buffer = MemoryBuffer::getFile(Path);
         Blocks.push_back(Buffer ? warp_tidy::leadingIncludes((*Buffer)->getBuffer()).Lines
                                 : std::vector<std::string>());
@@ -1227,12 +1231,6 @@ int main(int argc, const char **argv) {
     // run recorded in the cache directory; unless that directory is not to
     // be touched at all.
     std::optional<warp_tidy::UnitTimes> Times;
-    std::vector<std::string> AbsolutePaths;
-    for (size_t I : ToAnalyse) {
-      SmallString<256> Path(States[I].Path);
-      sys::fs::make_absolute(Path);
-      AbsolutePaths.push_back(Path.str().str());
-    }
     if (!NoCache || !NoPch) {
       std::string Dir = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
       if (!Dir.empty())

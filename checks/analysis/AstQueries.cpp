@@ -5,6 +5,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -56,6 +57,8 @@ const Stmt *discardedBranch(const Stmt *S) {
     return nullptr;
   return Cond->getResultAsAPSInt().getBoolValue() ? If->getElse() : If->getThen();
 }
+
+bool isLoopStmt(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
 
 bool isInDiscardedBranch(const Stmt *S, ASTContext &Ctx) {
   if (!S)

@@ -48,6 +48,9 @@ std::optional<int64_t> integerConstant(const clang::Expr *E, const clang::ASTCon
 /// still in the AST).
 const clang::Stmt *discardedBranch(const clang::Stmt *S);
 
+/// True for the four loop statements (for, range-for, while, do).
+bool isLoopStmt(const clang::Stmt *S);
+
 /// True when \p S lies inside a branch that discardedBranch() names.
 bool isInDiscardedBranch(const clang::Stmt *S, clang::ASTContext &Ctx);
 

@@ -27,8 +27,6 @@ void addValue(Values &Out, int64_t V) {
     Out.push_back(V);
 }
 
-bool isLoop(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
-
 class HostValues {
 public:
   HostValues(ASTContext &Ctx, const FunctionDecl *Fn, const Stmt *At)
@@ -134,7 +132,7 @@ private:
         return;
       }
       for (const Stmt *A = parentStmt(Write, Ctx); A; A = parentStmt(A, Ctx))
-        if (isLoop(A))
+        if (isLoopStmt(A))
           Unreadable = true;
       Writes.push_back(Write);
     });

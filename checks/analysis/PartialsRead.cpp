@@ -207,7 +207,7 @@ const Expr *stripMembers(const Expr *E) {
 bool sharesLoop(const Stmt *A, const Stmt *B, ASTContext &Ctx) {
   llvm::SmallPtrSet<const Stmt *, 8> Loops;
   for (const Stmt *P = parentStmt(A, Ctx); P; P = parentStmt(P, Ctx))
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+    if (isLoopStmt(P))
       Loops.insert(P);
   for (const Stmt *P = parentStmt(B, Ctx); P; P = parentStmt(P, Ctx))
     if (Loops.count(P))

@@ -24,8 +24,6 @@ namespace {
 // Bounds the variables and callers followed from one scan.
 constexpr unsigned MaxDepth = 3;
 
-bool isLoop(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
-
 bool encloses(const Stmt *Outer, const Stmt *S, ASTContext &Ctx) {
   for (const Stmt *P = S; P; P = parentStmt(P, Ctx))
     if (P == Outer)
@@ -37,7 +35,7 @@ bool encloses(const Stmt *Outer, const Stmt *S, ASTContext &Ctx) {
 /// may run after it, in the next iteration.
 bool shareLoop(const Stmt *A, const Stmt *B, ASTContext &Ctx) {
   for (const Stmt *P = parentStmt(A, Ctx); P; P = parentStmt(P, Ctx))
-    if (isLoop(P) && encloses(P, B, Ctx))
+    if (isLoopStmt(P) && encloses(P, B, Ctx))
       return true;
   return false;
 }

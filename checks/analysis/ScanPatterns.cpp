@@ -25,13 +25,9 @@ using namespace clang;
 namespace warp_tidy {
 namespace {
 
-bool isLoop(const Stmt *S) {
-  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-}
-
 const Stmt *enclosingLoop(const Stmt *S, ASTContext &Ctx) {
   for (const Stmt *P = parentStmt(S, Ctx); P; P = parentStmt(P, Ctx))
-    if (isLoop(P))
+    if (isLoopStmt(P))
       return P;
   return nullptr;
 }
@@ -385,7 +381,7 @@ OffsetTrend trendOfExpr(const Expr *E, const CallExpr *Shuffle, ASTContext &Ctx,
 OffsetTrend trendOfVar(const VarDecl *Var, const CallExpr *Shuffle, ASTContext &Ctx,
                        unsigned Depth) {
   for (const Stmt *P = parentStmt(Shuffle, Ctx); P; P = parentStmt(P, Ctx)) {
-    if (!isLoop(P))
+    if (!isLoopStmt(P))
       continue;
     OffsetTrend Found = OffsetTrend::Unknown;
     forEachStmt(P, [&](const Stmt *S) {
