@@ -140,7 +140,6 @@ bool FunctionUniformity::Impl::run() {
   for (const CFGBlock *B : *Cfg)
     ByID[B->getBlockID()] = B;
   PostDom = std::make_unique<CFGPostDomTree>(Cfg.get());
-  ControlDeps = std::make_unique<ControlDependencyCalculator>(Cfg.get());
 
   indexStatements();
   Writes = &WarpAnalysisCache::localWrites(FD);

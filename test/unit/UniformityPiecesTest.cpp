@@ -175,6 +175,65 @@ TEST(UniformityPieces, ValueAnalysis) {
   EXPECT_EQ(F->useDeps(4), parameterDep(1));
 }
 
+// ControlDivergence.cpp: the control dependences, computed for all blocks
+// at once from the post-dominator tree, are the iterated post-dominance
+// frontiers clang's ControlDependencyCalculator gives block by block, on
+// control flow with loops, early exits, breaks, gotos, a switch and a loop
+// that never reaches the exit.
+TEST(UniformityPieces, ControlDependencesMatchClang) {
+  const char *Code = R"cuda(
+    __device__ void g(int *p, int n) {
+      for (int i = 0; i < n; ++i) {
+        if (p[i] < 0)
+          continue;
+        if (p[i] == 7)
+          break;
+        while (p[i] > threadIdx.x) {
+          if (p[i] == 3)
+            return;
+          --p[i];
+        }
+      }
+      switch (p[0]) {
+      case 0: use(1); break;
+      case 1: use(2);
+      case 2: use(3); break;
+      default:
+        if (n) goto out;
+      }
+      do {
+        use(4);
+        if (p[1]) goto again;
+      } while (p[2]);
+    again:
+      if (n > 3)
+        for (;;)
+          if (p[3]) use(5);
+    out:
+      use(n ? 6 : 7);
+    }
+    __device__ void h(int n) {
+      while (true) {
+        if (n) use(1);
+      }
+    })cuda";
+  for (llvm::StringRef Name : {"g", "h"}) {
+    auto F = analyse(Code, Name);
+    ASSERT_TRUE(F) << Name.str();
+    ControlDependencyCalculator Calc(F->P->Cfg.get());
+    unsigned Dependences = 0;
+    for (CFGBlock *B : *F->P->Cfg) {
+      llvm::BitVector Expected(F->P->NumBlocks);
+      for (CFGBlock *D : Calc.getControlDependencies(B))
+        Expected.set(D->getBlockID());
+      EXPECT_EQ(F->P->Controls[B->getBlockID()], Expected)
+          << Name.str() << ": block " << B->getBlockID();
+      Dependences += Expected.count();
+    }
+    EXPECT_GT(Dependences, 0u) << Name.str();
+  }
+}
+
 // Uniformity.cpp / ValueAnalysis.cpp: the round that would only confirm the
 // divergent set is skipped, and only that one.
 TEST(UniformityPieces, ConfirmingRound) {

@@ -25,12 +25,34 @@ using namespace uniformity_detail;
 
 void FunctionUniformity::Impl::computeControls() {
   Controls.assign(NumBlocks, llvm::BitVector(NumBlocks));
+  // Direct control dependences: the post-dominance frontier of every block
+  // at once. B depends on A when B post-dominates a successor S of A but
+  // does not strictly post-dominate A; in the post-dominator tree those B
+  // are S and its ancestors down to A's level (the level test of clang's
+  // ControlDependencyCalculator, an iterated-frontier calculator asked block
+  // by block, which on device code cost more than the rest of this setup).
+  // The closure below makes them transitive: exactly the iterated frontier
+  // that calculator returns for each block.
+  const auto &Tree = PostDom->getBase();
   std::vector<llvm::SmallVector<unsigned, 4>> Direct(NumBlocks);
-  for (CFGBlock *B : *Cfg)
-    for (CFGBlock *D : ControlDeps->getControlDependencies(B)) {
-      Direct[B->getBlockID()].push_back(D->getBlockID());
-      Controls[B->getBlockID()].set(D->getBlockID());
+  for (const CFGBlock *A : *Cfg) {
+    const auto *ANode = Tree.getNode(const_cast<CFGBlock *>(A));
+    if (!ANode)
+      continue;
+    unsigned AID = A->getBlockID();
+    for (const CFGBlock *S : A->succs()) {
+      if (!S)
+        continue;
+      for (const auto *N = Tree.getNode(const_cast<CFGBlock *>(S));
+           N && N->getBlock() && N->getLevel() >= ANode->getLevel(); N = N->getIDom()) {
+        unsigned BID = N->getBlock()->getBlockID();
+        if (!Controls[BID].test(AID)) {
+          Controls[BID].set(AID);
+          Direct[BID].push_back(AID);
+        }
+      }
     }
+  }
   // Transitive closure; the CFGs of device functions are small.
   bool Changed = true;
   while (Changed) {
@@ -170,6 +192,10 @@ llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::Impl::sourcesFor(cons
   if (Div.none())
     return Out;
   // Direct control dependences first: they are the innermost conditions.
+  // The order (and so the order of the reported sources) is that of clang's
+  // calculator, built only here, for the few blocks that need it.
+  if (!ControlDeps)
+    ControlDeps = std::make_unique<ControlDependencyCalculator>(Cfg.get());
   llvm::SmallVector<unsigned, 4> Order;
   for (const CFGBlock *D : ControlDeps->getControlDependencies(const_cast<CFGBlock *>(B)))
     if (Div.test(D->getBlockID()))

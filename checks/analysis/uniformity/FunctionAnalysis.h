@@ -85,6 +85,7 @@ struct FunctionUniformity::Impl {
 
   std::unique_ptr<clang::CFG> Cfg;
   std::unique_ptr<clang::CFGPostDomTree> PostDom;
+  /// Built on demand (sourcesFor), for the order of its answers.
   std::unique_ptr<clang::ControlDependencyCalculator> ControlDeps;
   unsigned NumBlocks = 0;
   std::vector<const clang::CFGBlock *> ByID;
