@@ -93,13 +93,13 @@ const Expr *onlyReturnedExpr(const FunctionDecl *FD) {
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
-void forEachStmt(const Stmt *S, const std::function<void(const Stmt *)> &Fn) {
+void forEachStmt(const Stmt *S, llvm::function_ref<void(const Stmt *)> Fn) {
   if (!S)
     return;
   Fn(S);
-  const Stmt *Discarded = discardedBranch(S);
+  const Stmt *Discarded = isa<IfStmt>(S) ? discardedBranch(S) : nullptr;
   for (const Stmt *C : S->children())
-    if (C != Discarded)
+    if (C && C != Discarded)
       forEachStmt(C, Fn);
 }
 

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace clang {
 class ASTContext;
@@ -59,8 +60,9 @@ bool isInDiscardedBranch(const clang::Stmt *S, clang::ASTContext &Ctx);
 const clang::Expr *onlyReturnedExpr(const clang::FunctionDecl *FD);
 
 /// Calls \p Fn on \p S and every statement below it, pre-order, skipping
-/// discarded `if constexpr` branches.
-void forEachStmt(const clang::Stmt *S, const std::function<void(const clang::Stmt *)> &Fn);
+/// discarded `if constexpr` branches. (A function_ref, not a std::function:
+/// the analyses walk every body several times, and the call per node shows.)
+void forEachStmt(const clang::Stmt *S, llvm::function_ref<void(const clang::Stmt *)> Fn);
 
 /// True when \p FD is the toolchain's own: a compiler builtin, or declared
 /// in a system header (clang's CUDA wrapper headers, the CUDA toolkit's
