@@ -35,6 +35,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/OperationKinds.h"
 #include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
@@ -85,6 +86,8 @@ struct FunctionUniformity::Impl {
 
   std::unique_ptr<clang::CFG> Cfg;
   std::unique_ptr<clang::CFGPostDomTree> PostDom;
+  /// The blocks' reverse post-order, for the value dataflow's worklist.
+  std::unique_ptr<clang::PostOrderCFGView> Order;
   /// Built on demand (sourcesFor), for the order of its answers.
   std::unique_ptr<clang::ControlDependencyCalculator> ControlDeps;
   unsigned NumBlocks = 0;
@@ -204,7 +207,10 @@ struct FunctionUniformity::Impl {
 
   ValueDeps lvalueIndexDeps(const clang::Expr *E, const State &S);
 
+  /// The state at the end of \p B, given \p S at its entry (in place: the
+  /// dataflow's own loop, which reuses one buffer).
   State transferBlock(const clang::CFGBlock *B, State S);
+  void transferBlockInPlace(const clang::CFGBlock *B, State &S);
 
   void solveValues();
 

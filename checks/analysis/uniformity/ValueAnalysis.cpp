@@ -22,6 +22,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 
 using namespace clang;
 
@@ -220,10 +221,14 @@ ValueDeps FunctionUniformity::Impl::lvalueIndexDeps(const Expr *E, const State &
 
 FunctionUniformity::Impl::State FunctionUniformity::Impl::transferBlock(const CFGBlock *B,
                                                                         State S) {
+  transferBlockInPlace(B, S);
+  return S;
+}
+
+void FunctionUniformity::Impl::transferBlockInPlace(const CFGBlock *B, State &S) {
   for (const CFGElement &E : *B)
     if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>())
       transferStmt(CS->getStmt(), S, B->getBlockID());
-  return S;
 }
 
 void FunctionUniformity::Impl::solveValues() {
@@ -240,20 +245,26 @@ void FunctionUniformity::Impl::solveValues() {
   }
   std::vector<State> Out(NumBlocks);
   std::vector<bool> Seen(NumBlocks, false);
-  std::deque<const CFGBlock *> Work;
-  std::vector<bool> Queued(NumBlocks, false);
-  Work.push_back(&Cfg->getEntry());
-  Queued[Cfg->getEntry().getBlockID()] = true;
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.front();
-    Work.pop_front();
+  // Blocks in reverse post-order: a block's predecessors outside loops are
+  // done before it, so most blocks are transferred once per loop pass (the
+  // fixpoint is the same in any order; a first-in-first-out queue
+  // transferred the blocks of ggml's attention kernels about six times each).
+  if (!Order)
+    Order = std::make_unique<PostOrderCFGView>(Cfg.get());
+  ForwardDataflowWorklist Work(*Cfg, Order.get());
+  Work.enqueueBlock(&Cfg->getEntry());
+  // One working state and one edge state, reused: functions with hundreds
+  // of locals and blocks spent more time allocating and copying states
+  // than transferring them.
+  State Scratch, Butterfly;
+  while (const CFGBlock *B = Work.dequeue()) {
     unsigned ID = B->getBlockID();
-    Queued[ID] = false;
-    State NewOut = transferBlock(B, In[ID]);
-    if (Seen[ID] && NewOut == Out[ID])
+    Scratch = In[ID];
+    transferBlockInPlace(B, Scratch);
+    if (Seen[ID] && Scratch == Out[ID])
       continue;
     Seen[ID] = true;
-    Out[ID] = std::move(NewOut);
+    std::swap(Out[ID], Scratch);
     unsigned Edge = 0;
     for (const CFGBlock *Succ : B->succs()) {
       unsigned EdgeIndex = Edge++;
@@ -261,26 +272,27 @@ void FunctionUniformity::Impl::solveValues() {
         continue;
       unsigned SID = Succ->getBlockID();
       State &SIn = In[SID];
-      bool Changed = !Seen[SID];
       // Leaving a full xor butterfly: every lane holds the same value.
-      State Leaving = Out[ID];
+      const State *Leaving = &Out[ID];
       if (EdgeIndex == 1)
         for (const VarDecl *V : butterflyResults(B->getTerminatorStmt())) {
           auto It = VarIndex.find(V);
-          if (It != VarIndex.end())
-            Leaving[It->second] = 0;
+          if (It == VarIndex.end())
+            continue;
+          if (Leaving != &Butterfly) {
+            Butterfly = Out[ID];
+            Leaving = &Butterfly;
+          }
+          Butterfly[It->second] = 0;
         }
+      ValueDeps Grew = 0;
       for (unsigned I = 0; I < NumVars; ++I) {
-        ValueDeps Joined = SIn[I] | Leaving[I];
-        if (Joined != SIn[I]) {
-          SIn[I] = Joined;
-          Changed = true;
-        }
+        ValueDeps Old = SIn[I], Joined = Old | (*Leaving)[I];
+        SIn[I] = Joined;
+        Grew |= Joined ^ Old;
       }
-      if (Changed && !Queued[SID]) {
-        Queued[SID] = true;
-        Work.push_back(Succ);
-      }
+      if (!Seen[SID] || Grew != 0)
+        Work.enqueueBlock(Succ);
     }
   }
 }
