@@ -236,14 +236,33 @@ private:
   }
 };
 
+/// The variables written in a function body, with one launcher call read as
+/// writing nothing (isNeverWrittenIn), per (body, call): the launches of a
+/// unit often share both, and ask about the same few variables.
+class WrittenVariables {
+public:
+  bool isWritten(const VarDecl *Var, const Stmt *Body, const CallExpr *ReadOnlyCall) {
+    auto [It, New] = Scans.try_emplace({Body, ReadOnlyCall});
+    if (New)
+      It->second = writtenIn(Body, ReadOnlyCall);
+    return It->second.contains(Var);
+  }
+
+private:
+  llvm::DenseMap<std::pair<const Stmt *, const CallExpr *>, llvm::DenseSet<const VarDecl *>>
+      Scans;
+};
+
 /// Low zero bits of integer expressions evaluated at one point of a host
 /// function.
 class ZeroBitsAt {
 public:
   /// \p At: the launch, or the call of a launcher that only forwards its
   /// arguments (binding them to its reference parameters writes nothing).
-  ZeroBitsAt(ASTContext &Ctx, const FunctionDecl *Fn, const Stmt *At, bool AtLauncher)
-      : Ctx(Ctx), Fn(Fn), ReadOnlyCall(AtLauncher ? dyn_cast<CallExpr>(At) : nullptr) {
+  ZeroBitsAt(ASTContext &Ctx, WrittenVariables &Written, const FunctionDecl *Fn, const Stmt *At,
+             bool AtLauncher)
+      : Ctx(Ctx), Written(Written), Fn(Fn),
+        ReadOnlyCall(AtLauncher ? dyn_cast<CallExpr>(At) : nullptr) {
     Facts.Ctx = &Ctx;
     gatherDominatingFacts(At);
   }
@@ -264,7 +283,7 @@ private:
       return of(Default->getExpr(), Depth + 1);
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (!Var || !Fn->getBody() || !isNeverWrittenIn(Var, Fn->getBody(), ReadOnlyCall))
+      if (!Var || !Fn->getBody() || Written.isWritten(Var, Fn->getBody(), ReadOnlyCall))
         return 0;
       unsigned Bits = Facts.zeroBitsOf(Var);
       if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) && Var->getInit())
@@ -366,6 +385,7 @@ private:
   }
 
   ASTContext &Ctx;
+  WrittenVariables &Written;
   const FunctionDecl *Fn;
   const CallExpr *ReadOnlyCall;
   DominatingFacts Facts;
@@ -568,6 +588,7 @@ void LaunchFacts::collect() {
       Unusable.insert(Key);
   }
 
+  WrittenVariables Written;
   for (const Launch &L : All) {
     const FunctionDecl *Kernel = L.Kernel;
     const FunctionDecl *Key = Kernel->getCanonicalDecl();
@@ -576,10 +597,10 @@ void LaunchFacts::collect() {
       continue;
     unsigned NumParams = Kernel->getNumParams();
     std::vector<unsigned> Bits(NumParams, 0);
-    ZeroBitsAt Outer(Ctx, L.Caller, L.At, L.ThroughLauncher);
+    ZeroBitsAt Outer(Ctx, Written, L.Caller, L.At, L.ThroughLauncher);
     std::optional<ZeroBitsAt> Inner;
     if (L.Launcher)
-      Inner.emplace(Ctx, L.Launcher, L.InnerAt, false);
+      Inner.emplace(Ctx, Written, L.Launcher, L.InnerAt, false);
     for (unsigned I = 0; I < NumParams && I < L.Args.size(); ++I) {
       if (!Kernel->getParamDecl(I)->getType()->isIntegerType())
         continue;
