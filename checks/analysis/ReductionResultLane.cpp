@@ -13,6 +13,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <limits>
 
@@ -443,18 +444,26 @@ DownShuffleReach::Answer DownShuffleReach::visit(const FunctionDecl *FD) {
     return {false, Open->second};
   unsigned Level = InProgress.size();
   InProgress[FD] = Level;
-  // The same walk as the analysis' (forEachStmt: lambdas included, a
-  // discarded `if constexpr` branch not), over every call it could follow.
+  // The statements the analysis' forEachStmt visits (lambdas included, a
+  // discarded `if constexpr` branch not), without its per-node std::function
+  // call, over every call it could follow.
   Answer A;
-  forEachStmt(FD->getBody(), [&](const Stmt *S) {
-    const auto *Call = dyn_cast<CallExpr>(S);
-    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-    if (A.Reaches || !Callee)
-      return;
-    Answer C = viaCallee(Callee);
-    A.Reaches = C.Reaches;
-    A.LowestOpen = std::min(A.LowestOpen, C.LowestOpen);
-  });
+  llvm::SmallVector<const Stmt *, 64> Stack = {FD->getBody()};
+  while (!Stack.empty() && !A.Reaches) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+        Answer C = viaCallee(Callee);
+        A.Reaches = C.Reaches;
+        A.LowestOpen = std::min(A.LowestOpen, C.LowestOpen);
+      }
+    const Stmt *Discarded = discardedBranch(S);
+    for (const Stmt *Child : S->children())
+      if (Child != Discarded)
+        Stack.push_back(Child);
+  }
   InProgress.erase(FD);
   // A "no" that leaned on a function further up the stack may change once
   // that one is done; FD's own recursion (Level) does not matter.

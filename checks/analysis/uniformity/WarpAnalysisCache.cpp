@@ -294,7 +294,19 @@ WarpAnalysisCache::directFacts(const FunctionDecl *Def) {
 }
 
 WarpAnalysisCache::Traits WarpAnalysisCache::traits(const FunctionDecl *FD) {
-  const FunctionDecl *Def = definitionOf(FD);
+  // The hit path, asked for every matched call: one lookup. A definition is
+  // its own definitionOf, and any other declaration is remembered with its
+  // definition's answer (the AST no longer changes).
+  auto Hit = TraitsCache.find(FD);
+  if (Hit != TraitsCache.end())
+    return Hit->second;
+  Traits T = traitsOfDefinition(definitionOf(FD));
+  if (FD)
+    TraitsCache[FD] = T;
+  return T;
+}
+
+WarpAnalysisCache::Traits WarpAnalysisCache::traitsOfDefinition(const FunctionDecl *Def) {
   if (!Def)
     return Traits();
   auto It = TraitsCache.find(Def);
