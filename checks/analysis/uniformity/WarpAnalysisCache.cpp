@@ -244,8 +244,12 @@ WarpAnalysisCache::directFacts(const FunctionDecl *Def) {
     const Stmt *S = Stack.pop_back_val();
     if (!S)
       continue;
-    if (const auto *E = dyn_cast<Expr>(S)) {
-      BuiltinIndex BI = classifyBuiltinIndex(E);
+    // classifyBuiltinIndex finds threadIdx.x only in a member or property
+    // reference; on anything else (parentheses, casts, the property's
+    // pseudo-object) it looks through to such a node, which this walk
+    // visits too. Asking only there gives the same Varying.
+    if (isa<MemberExpr, MSPropertyRefExpr>(S)) {
+      BuiltinIndex BI = classifyBuiltinIndex(cast<Expr>(S));
       if (BI == BuiltinIndex::ThreadIdxX ||
           ((BI == BuiltinIndex::ThreadIdxY || BI == BuiltinIndex::ThreadIdxZ) &&
            !Opts.AssumeWarpAlignedBlocks))
