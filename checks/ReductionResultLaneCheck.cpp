@@ -12,6 +12,7 @@ namespace warp_tidy {
 
 void ReductionResultLaneCheck::onStartOfTranslationUnit() {
   Reported.clear();
+  Reach.emplace();
 }
 
 void ReductionResultLaneCheck::registerMatchers(MatchFinder *Finder) {
@@ -26,8 +27,10 @@ void ReductionResultLaneCheck::check(const MatchFinder::MatchResult &Result) {
   // Device code only: a host function cannot shuffle.
   if (!FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAGlobalAttr>())
     return;
+  if (!Reach)
+    Reach.emplace();
   const SourceManager &SM = *Result.SourceManager;
-  for (const LaneZeroTotalUse &U : findLaneZeroTotalUses(FD, *Result.Context)) {
+  for (const LaneZeroTotalUse &U : findLaneZeroTotalUses(FD, *Result.Context, *Reach)) {
     SourceLocation Loc = SM.getFileLoc(U.Use->getBeginLoc());
     if (!Reported.insert(Loc).second)
       continue;

@@ -9,8 +9,10 @@
 #ifndef WARP_TIDY_REDUCTIONRESULTLANECHECK_H
 #define WARP_TIDY_REDUCTIONRESULTLANECHECK_H
 
+#include "analysis/ReductionResultLane.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
+#include <optional>
 
 namespace warp_tidy {
 
@@ -27,6 +29,9 @@ public:
 private:
   // Template instantiations revisit the same use; report each location once.
   llvm::DenseSet<clang::SourceLocation> Reported;
+  // Which functions need no walk at all, for this unit (most device
+  // functions of a real unit reach no down shuffle).
+  std::optional<DownShuffleReach> Reach;
 };
 
 } // namespace warp_tidy

@@ -236,14 +236,39 @@ private:
   }
 };
 
+/// The variables written in a function body, with one launcher call read as
+/// writing nothing (isNeverWrittenIn), per (body, call): the launches of a
+/// unit often share both, and ask about the same few variables.
+} // namespace
+
+class LaunchFacts::WrittenVariables {
+public:
+  bool isWritten(const VarDecl *Var, const Stmt *Body, const CallExpr *ReadOnlyCall) {
+    auto [It, New] = Scans.try_emplace({Body, ReadOnlyCall});
+    if (New)
+      It->second = writtenIn(Body, ReadOnlyCall);
+    return It->second.contains(Var);
+  }
+
+private:
+  llvm::DenseMap<std::pair<const Stmt *, const CallExpr *>, llvm::DenseSet<const VarDecl *>>
+      Scans;
+};
+
+namespace {
+
+using WrittenVariables = LaunchFacts::WrittenVariables;
+
 /// Low zero bits of integer expressions evaluated at one point of a host
 /// function.
 class ZeroBitsAt {
 public:
   /// \p At: the launch, or the call of a launcher that only forwards its
   /// arguments (binding them to its reference parameters writes nothing).
-  ZeroBitsAt(ASTContext &Ctx, const FunctionDecl *Fn, const Stmt *At, bool AtLauncher)
-      : Ctx(Ctx), Fn(Fn), ReadOnlyCall(AtLauncher ? dyn_cast<CallExpr>(At) : nullptr) {
+  ZeroBitsAt(ASTContext &Ctx, WrittenVariables &Written, const FunctionDecl *Fn, const Stmt *At,
+             bool AtLauncher)
+      : Ctx(Ctx), Written(Written), Fn(Fn),
+        ReadOnlyCall(AtLauncher ? dyn_cast<CallExpr>(At) : nullptr) {
     Facts.Ctx = &Ctx;
     gatherDominatingFacts(At);
   }
@@ -264,7 +289,7 @@ private:
       return of(Default->getExpr(), Depth + 1);
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (!Var || !Fn->getBody() || !isNeverWrittenIn(Var, Fn->getBody(), ReadOnlyCall))
+      if (!Var || !Fn->getBody() || Written.isWritten(Var, Fn->getBody(), ReadOnlyCall))
         return 0;
       unsigned Bits = Facts.zeroBitsOf(Var);
       if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) && Var->getInit())
@@ -366,6 +391,7 @@ private:
   }
 
   ASTContext &Ctx;
+  WrittenVariables &Written;
   const FunctionDecl *Fn;
   const CallExpr *ReadOnlyCall;
   DominatingFacts Facts;
@@ -514,16 +540,6 @@ void LaunchFacts::collect() {
   }
 
   // Every launch of each kernel, as (caller, point, argument) triples.
-  struct Launch {
-    const FunctionDecl *Kernel;
-    const FunctionDecl *Caller;
-    const Stmt *At;
-    bool ThroughLauncher;
-    llvm::SmallVector<const Expr *, 8> Args; ///< in Caller, or null when Inner has it
-    const FunctionDecl *Launcher = nullptr;
-    const Stmt *InnerAt = nullptr;
-    llvm::SmallVector<const Expr *, 8> Inner;
-  };
   std::vector<Launch> All;
   llvm::DenseSet<const FunctionDecl *> Unusable;
   for (const auto &[Ref, Kernel] : Collector.KernelRefs) {
@@ -568,24 +584,40 @@ void LaunchFacts::collect() {
       Unusable.insert(Key);
   }
 
-  for (const Launch &L : All) {
-    const FunctionDecl *Kernel = L.Kernel;
-    const FunctionDecl *Key = Kernel->getCanonicalDecl();
+  // The zero bits of a kernel's arguments are worked out when first asked
+  // for (kernelFacts): most kernels' parameters never are.
+  for (Launch &L : All) {
+    const FunctionDecl *Key = L.Kernel->getCanonicalDecl();
     // Another unit may launch a kernel with external linkage.
-    if (Kernel->isExternallyVisible() || Unusable.count(Key))
+    if (L.Kernel->isExternallyVisible() || Unusable.count(Key))
       continue;
+    Pending[Key].push_back(std::move(L));
+  }
+}
+
+const LaunchFacts::KernelFacts *LaunchFacts::kernelFacts(const FunctionDecl *Key) {
+  auto Done = Kernels.find(Key);
+  if (Done != Kernels.end())
+    return &Done->second;
+  auto It = Pending.find(Key);
+  if (It == Pending.end())
+    return nullptr;
+  if (!Written)
+    Written = std::make_unique<WrittenVariables>();
+  KernelFacts &F = Kernels[Key];
+  for (const Launch &L : It->second) {
+    const FunctionDecl *Kernel = L.Kernel;
     unsigned NumParams = Kernel->getNumParams();
     std::vector<unsigned> Bits(NumParams, 0);
-    ZeroBitsAt Outer(Ctx, L.Caller, L.At, L.ThroughLauncher);
+    ZeroBitsAt Outer(Ctx, *Written, L.Caller, L.At, L.ThroughLauncher);
     std::optional<ZeroBitsAt> Inner;
     if (L.Launcher)
-      Inner.emplace(Ctx, L.Launcher, L.InnerAt, false);
+      Inner.emplace(Ctx, *Written, L.Launcher, L.InnerAt, false);
     for (unsigned I = 0; I < NumParams && I < L.Args.size(); ++I) {
       if (!Kernel->getParamDecl(I)->getType()->isIntegerType())
         continue;
       Bits[I] = L.Args[I] ? Outer.of(L.Args[I]) : (Inner ? Inner->of(L.Inner[I]) : 0);
     }
-    KernelFacts &F = Kernels[Key];
     if (!F.Usable) {
       F.Usable = true;
       F.ZeroBits.assign(Bits.begin(), Bits.end());
@@ -594,9 +626,12 @@ void LaunchFacts::collect() {
         F.ZeroBits[I] = std::min(F.ZeroBits[I], I < Bits.size() ? Bits[I] : 0u);
     }
   }
-  for (const FunctionDecl *Key : Unusable)
-    Kernels.erase(Key);
+  Pending.erase(It);
+  return &F;
 }
+
+LaunchFacts::LaunchFacts(ASTContext &Ctx) : Ctx(Ctx) {}
+LaunchFacts::~LaunchFacts() = default;
 
 std::optional<llvm::SmallVector<BlockShape, 8>>
 LaunchFacts::launchBlockShapes(const FunctionDecl *Kernel) {
@@ -616,11 +651,11 @@ unsigned LaunchFacts::knownZeroBits(const ParmVarDecl *P) {
     return 0;
   if (!Collected)
     collect();
-  auto It = Kernels.find(Kernel->getCanonicalDecl());
-  if (It == Kernels.end() || !It->second.Usable)
+  const KernelFacts *F = kernelFacts(Kernel->getCanonicalDecl());
+  if (!F || !F->Usable)
     return 0;
   unsigned Index = P->getFunctionScopeIndex();
-  return Index < It->second.ZeroBits.size() ? It->second.ZeroBits[Index] : 0;
+  return Index < F->ZeroBits.size() ? F->ZeroBits[Index] : 0;
 }
 
 } // namespace warp_tidy

@@ -32,19 +32,24 @@
 #include "LaunchBlockShapes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace clang {
 class ASTContext;
+class Expr;
 class FunctionDecl;
 class ParmVarDecl;
+class Stmt;
 } // namespace clang
 
 namespace warp_tidy {
 
 class LaunchFacts {
 public:
-  explicit LaunchFacts(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  explicit LaunchFacts(clang::ASTContext &Ctx);
+  ~LaunchFacts();
 
   /// Low bits of \p P (a parameter of a `__global__` function) that are zero
   /// in the argument of every launch of its kernel in this unit; 0 when
@@ -70,10 +75,32 @@ private:
     bool Readable = true;
     llvm::SmallVector<BlockShape, 8> Shapes;
   };
+  /// One launch of a kernel: the caller, the point, the arguments.
+  struct Launch {
+    const clang::FunctionDecl *Kernel;
+    const clang::FunctionDecl *Caller;
+    const clang::Stmt *At;
+    bool ThroughLauncher;
+    llvm::SmallVector<const clang::Expr *, 8> Args; ///< in Caller, or null when Inner has it
+    const clang::FunctionDecl *Launcher = nullptr;
+    const clang::Stmt *InnerAt = nullptr;
+    llvm::SmallVector<const clang::Expr *, 8> Inner;
+  };
   void collect();
+  /// The facts of the kernel \p Key (a canonical declaration) from its
+  /// launches, worked out on first use; null when it has none.
+  const KernelFacts *kernelFacts(const clang::FunctionDecl *Key);
 
+public:
+  class WrittenVariables;
+
+private:
   clang::ASTContext &Ctx;
   bool Collected = false;
+  /// Kernels every launch of which this unit sees, and those launches, until
+  /// kernelFacts moves them into Kernels.
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<Launch>> Pending;
+  std::unique_ptr<WrittenVariables> Written;
   llvm::DenseMap<const clang::FunctionDecl *, KernelFacts> Kernels;
   llvm::DenseMap<const clang::FunctionDecl *, ShapeFacts> Shapes;
 };

@@ -161,4 +161,10 @@ bool isNeverWrittenIn(const VarDecl *Var, const Stmt *Scope, const CallExpr *Rea
   return !Written;
 }
 
+llvm::DenseSet<const VarDecl *> writtenIn(const Stmt *Scope, const CallExpr *ReadOnlyCall) {
+  llvm::DenseSet<const VarDecl *> Written;
+  forEachLocalWrite(Scope, ReadOnlyCall, [&](const VarDecl *V, bool) { Written.insert(V); });
+  return Written;
+}
+
 } // namespace warp_tidy

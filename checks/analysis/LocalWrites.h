@@ -21,6 +21,7 @@
 #define WARP_TIDY_ANALYSIS_LOCALWRITES_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang {
 class CallExpr;
@@ -81,6 +82,12 @@ const clang::Expr *singleAssignmentInit(const clang::VarDecl *V);
 /// kernel, whose parameters are values).
 bool isNeverWrittenIn(const clang::VarDecl *Var, const clang::Stmt *Scope,
                       const clang::CallExpr *ReadOnlyCall = nullptr);
+
+/// Every variable isNeverWrittenIn(V, \p Scope, \p ReadOnlyCall) is false
+/// for, from one scan: for a caller that asks about many variables of one
+/// scope.
+llvm::DenseSet<const clang::VarDecl *> writtenIn(const clang::Stmt *Scope,
+                                                 const clang::CallExpr *ReadOnlyCall = nullptr);
 
 } // namespace warp_tidy
 

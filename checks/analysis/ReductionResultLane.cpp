@@ -13,7 +13,9 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <algorithm>
+#include <limits>
 
 using namespace clang;
 
@@ -130,6 +132,17 @@ const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext 
   return Found;
 }
 
+/// The function whose body the analysis reads for a call of \p Callee (see
+/// Analyzer::returnedLaneZeroTotal): its definition, when it has a body and
+/// returns a value; else null, and the call is not followed.
+const FunctionDecl *followedDefinition(const FunctionDecl *Callee) {
+  if (const FunctionDecl *Def = Callee->getDefinition())
+    Callee = Def;
+  if (!Callee->hasBody() || Callee->getReturnType()->isVoidType())
+    return nullptr;
+  return Callee;
+}
+
 /// What happens to a variable at one point of the function.
 struct Event {
   const Stmt *At = nullptr;              ///< The statement (or declaration's init).
@@ -140,7 +153,8 @@ struct Event {
 
 class Analyzer {
 public:
-  explicit Analyzer(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+  Analyzer(ASTContext &Ctx, DownShuffleReach &Reach)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Reach(Reach) {}
 
   std::vector<LaneZeroTotalUse> run(const FunctionDecl *FD);
 
@@ -168,6 +182,7 @@ private:
 
   ASTContext &Ctx;
   const SourceManager &SM;
+  DownShuffleReach &Reach;
   llvm::DenseMap<const FunctionDecl *, const CallExpr *> HelperResults;
 };
 
@@ -194,6 +209,11 @@ const CallExpr *Analyzer::returnedLaneZeroTotal(const FunctionDecl *FD, unsigned
   if (const FunctionDecl *Def = FD->getDefinition())
     FD = Def;
   if (!FD->hasBody() || FD->getReturnType()->isVoidType())
+    return nullptr;
+  // No down shuffle within reach: null at any depth, so skipping the walk
+  // (and the memo entries it would leave for FD and its callees, all null
+  // too) changes no answer.
+  if (!Reach.mayReach(FD))
     return nullptr;
   auto It = HelperResults.find(FD);
   if (It != HelperResults.end())
@@ -351,15 +371,19 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
   const Stmt *Body = FD->getBody();
   auto Events = collectEvents(Body, 0);
   llvm::DenseMap<const Stmt *, bool> Reported; // one report per reduction event
+  bool AnyReduction = llvm::any_of(Events, [](const auto &Entry) {
+    return llvm::any_of(Entry.second, [](const Event &E) { return E.Shuffle != nullptr; });
+  });
 
   // Uses of variables that hold a lane-0 total.
+  if (AnyReduction)
   forEachStmt(Body, [&](const Stmt *S) {
     const auto *Ref = dyn_cast<DeclRefExpr>(S);
     const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!Var || isWrite(Ref))
+    if (!Var)
       return;
     auto It = Events.find(Var);
-    if (It == Events.end())
+    if (It == Events.end() || isWrite(Ref))
       return;
     const Event *Last = nullptr;
     for (const Event &E : It->second) {
@@ -387,6 +411,10 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
     if (!Callee)
       return;
+    // returnedLaneZeroTotal(Callee, 0) is null for these: ask no parents.
+    const FunctionDecl *Followed = followedDefinition(Callee);
+    if (!Followed || !Reach.mayReach(Followed))
+      return;
     const Stmt *P = parentStmt(Call, Ctx);
     while (P && isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups>(P))
       P = parentStmt(P, Ctx);
@@ -407,10 +435,72 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
 
 } // namespace
 
-std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const FunctionDecl *FD, ASTContext &Ctx) {
-  if (!FD || !FD->hasBody())
+DownShuffleReach::Answer DownShuffleReach::visit(const FunctionDecl *FD) {
+  auto K = Known.find(FD);
+  if (K != Known.end())
+    return {K->second, NoneOpen};
+  auto Open = InProgress.find(FD);
+  if (Open != InProgress.end())
+    return {false, Open->second};
+  unsigned Level = InProgress.size();
+  InProgress[FD] = Level;
+  // The statements the analysis' forEachStmt visits (lambdas included, a
+  // discarded `if constexpr` branch not), without its per-node std::function
+  // call, over every call it could follow.
+  Answer A;
+  llvm::SmallVector<const Stmt *, 64> Stack = {FD->getBody()};
+  while (!Stack.empty() && !A.Reaches) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+        Answer C = viaCallee(Callee);
+        A.Reaches = C.Reaches;
+        A.LowestOpen = std::min(A.LowestOpen, C.LowestOpen);
+      }
+    const Stmt *Discarded = discardedBranch(S);
+    for (const Stmt *Child : S->children())
+      if (Child != Discarded)
+        Stack.push_back(Child);
+  }
+  InProgress.erase(FD);
+  // A "no" that leaned on a function further up the stack may change once
+  // that one is done; FD's own recursion (Level) does not matter.
+  if (A.Reaches || A.LowestOpen >= Level) {
+    Known[FD] = A.Reaches;
+    A.LowestOpen = NoneOpen;
+  }
+  return A;
+}
+
+DownShuffleReach::Answer DownShuffleReach::viaCallee(const FunctionDecl *Callee) {
+  auto K = CalleeLeadsDown.find(Callee);
+  if (K != CalleeLeadsDown.end())
+    return {K->second, NoneOpen};
+  Answer A;
+  const WarpIntrinsic *I = classifyCallee(Callee);
+  if (I && I->Direction == ShuffleDirection::Down)
+    A.Reaches = true;
+  else if (const FunctionDecl *Def = followedDefinition(Callee))
+    A = visit(Def);
+  if (A.Reaches || A.LowestOpen == NoneOpen)
+    CalleeLeadsDown[Callee] = A.Reaches;
+  return A;
+}
+
+bool DownShuffleReach::mayReach(const FunctionDecl *FD) { return visit(FD).Reaches; }
+
+std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const FunctionDecl *FD, ASTContext &Ctx,
+                                                    DownShuffleReach &Reach) {
+  if (!FD || !FD->hasBody() || !Reach.mayReach(FD))
     return {};
-  return Analyzer(Ctx).run(FD);
+  return Analyzer(Ctx, Reach).run(FD);
+}
+
+std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const FunctionDecl *FD, ASTContext &Ctx) {
+  DownShuffleReach Reach;
+  return findLaneZeroTotalUses(FD, Ctx, Reach);
 }
 
 } // namespace warp_tidy

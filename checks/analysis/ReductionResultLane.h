@@ -27,6 +27,7 @@
 #ifndef WARP_TIDY_ANALYSIS_REDUCTIONRESULTLANE_H
 #define WARP_TIDY_ANALYSIS_REDUCTIONRESULTLANE_H
 
+#include "llvm/ADT/DenseMap.h"
 #include <vector>
 
 namespace clang {
@@ -51,8 +52,40 @@ struct LaneZeroTotalUse {
   const clang::CallExpr *HelperCall = nullptr;
 };
 
+/// Which functions can lead the analysis to a down-direction shuffle at all:
+/// one in the function's own body (lambdas included, as the analysis walks
+/// them), or in the body of a callee the analysis may follow (a direct
+/// callee with a body and a non-void result), at any depth. A function that
+/// cannot has no lane-0 total to find, nor does a helper call to it; the
+/// answer is the same for every caller, so one instance serves a whole
+/// translation unit (and only one: it keys on declarations).
+class DownShuffleReach {
+public:
+  /// False only when no down shuffle is reachable from \p FD's body.
+  bool mayReach(const clang::FunctionDecl *FD);
+
+private:
+  static constexpr unsigned NoneOpen = ~0u;
+  struct Answer {
+    bool Reaches = false;
+    /// The lowest stack level of a function still being walked that the walk
+    /// met (recursion): a "no" is final only for that function.
+    unsigned LowestOpen = NoneOpen;
+  };
+  Answer visit(const clang::FunctionDecl *FD);
+  Answer viaCallee(const clang::FunctionDecl *Callee);
+
+  llvm::DenseMap<const clang::FunctionDecl *, bool> Known;   ///< by definition
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> InProgress; ///< stack level
+  llvm::DenseMap<const clang::FunctionDecl *, bool> CalleeLeadsDown; ///< by callee as written
+};
+
 /// The reads in \p FD that use a down-tree reduction's result in lanes other
-/// than lane 0, at most one per reduction (the first).
+/// than lane 0, at most one per reduction (the first). \p Reach remembers,
+/// across the calls for one translation unit, which functions need no walk.
+std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const clang::FunctionDecl *FD,
+                                                    clang::ASTContext &Ctx,
+                                                    DownShuffleReach &Reach);
 std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const clang::FunctionDecl *FD,
                                                     clang::ASTContext &Ctx);
 

@@ -261,6 +261,7 @@ private:
     bool HasVaryingSource = false;
   };
   Traits traits(const clang::FunctionDecl *FD);
+  Traits traitsOfDefinition(const clang::FunctionDecl *Def);
   /// What one body does itself, and the functions it calls.
   struct DirectFacts {
     bool Collective = false; ///< a collective, outside system headers
@@ -286,6 +287,8 @@ private:
 
   clang::ASTContext &Ctx;
   UniformityOptions Opts;
+  /// By definition (definitionOf), and by any other declaration asked about
+  /// (with its definition's traits, or none).
   llvm::DenseMap<const clang::FunctionDecl *, Traits> TraitsCache;
   llvm::DenseMap<const clang::FunctionDecl *, DirectFacts> DirectCache;
 public:

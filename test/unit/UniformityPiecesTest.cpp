@@ -400,6 +400,45 @@ TEST(UniformityPieces, CollectiveSites) {
   EXPECT_TRUE(Sync.Divergence.empty());
 }
 
+// WarpAnalysisCache::traits keeps its answers by declaration: a prototype
+// gets its definition's, whichever of the two is asked first, and a function
+// without a body has none.
+TEST(UniformityPieces, TraitsThroughPrototypes) {
+  auto F = analyse(R"cuda(
+    __device__ int early(int v);
+    __device__ int late(int v);
+    __device__ int plain(int v);
+    __device__ int undefined(int v);
+    __global__ void k(int v) { use(v); }
+    __device__ int early(int v) { return __shfl_sync(FULL, v, 0); }
+    __device__ int late(int v) { return __shfl_sync(FULL, v, 0); }
+    __device__ int plain(int v) { return v + 1; }
+  )cuda", "k");
+  ASSERT_TRUE(F);
+  std::map<std::string, std::pair<const FunctionDecl *, const FunctionDecl *>> Decls;
+  for (const Decl *D : F->AST->getASTContext().getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->getIdentifier()) {
+      auto &[Proto, Def] = Decls[FD->getName().str()];
+      (FD->doesThisDeclarationHaveABody() ? Def : Proto) = FD;
+    }
+  WarpAnalysisCache &Cache = F->cache();
+  auto [EarlyProto, EarlyDef] = Decls["early"];
+  auto [LateProto, LateDef] = Decls["late"];
+  auto [PlainProto, PlainDef] = Decls["plain"];
+  ASSERT_TRUE(EarlyProto && EarlyDef && LateProto && LateDef && PlainProto && PlainDef);
+  EXPECT_TRUE(Cache.containsCollective(EarlyProto));
+  EXPECT_TRUE(Cache.containsCollective(EarlyDef));
+  EXPECT_TRUE(Cache.containsCollective(LateDef));
+  EXPECT_TRUE(Cache.containsCollective(LateProto));
+  EXPECT_FALSE(Cache.containsCollective(PlainProto));
+  EXPECT_FALSE(Cache.containsCollective(PlainDef));
+  EXPECT_EQ(Cache.readsVaryingSource(LateProto), Cache.readsVaryingSource(LateDef));
+  const FunctionDecl *Undefined = Decls["undefined"].first;
+  ASSERT_TRUE(Undefined);
+  EXPECT_FALSE(Cache.containsCollective(Undefined));
+  EXPECT_FALSE(Cache.containsCollective(Undefined)); // the remembered answer
+}
+
 // WarpAnalysisCache.cpp: traits, summaries of helpers, recursive cycles.
 TEST(UniformityPieces, CacheAndSummaries) {
   auto F = analyse(R"cuda(

@@ -244,8 +244,12 @@ WarpAnalysisCache::directFacts(const FunctionDecl *Def) {
     const Stmt *S = Stack.pop_back_val();
     if (!S)
       continue;
-    if (const auto *E = dyn_cast<Expr>(S)) {
-      BuiltinIndex BI = classifyBuiltinIndex(E);
+    // classifyBuiltinIndex finds threadIdx.x only in a member or property
+    // reference; on anything else (parentheses, casts, the property's
+    // pseudo-object) it looks through to such a node, which this walk
+    // visits too. Asking only there gives the same Varying.
+    if (isa<MemberExpr, MSPropertyRefExpr>(S)) {
+      BuiltinIndex BI = classifyBuiltinIndex(cast<Expr>(S));
       if (BI == BuiltinIndex::ThreadIdxX ||
           ((BI == BuiltinIndex::ThreadIdxY || BI == BuiltinIndex::ThreadIdxZ) &&
            !Opts.AssumeWarpAlignedBlocks))
@@ -294,7 +298,19 @@ WarpAnalysisCache::directFacts(const FunctionDecl *Def) {
 }
 
 WarpAnalysisCache::Traits WarpAnalysisCache::traits(const FunctionDecl *FD) {
-  const FunctionDecl *Def = definitionOf(FD);
+  // The hit path, asked for every matched call: one lookup. A definition is
+  // its own definitionOf, and any other declaration is remembered with its
+  // definition's answer (the AST no longer changes).
+  auto Hit = TraitsCache.find(FD);
+  if (Hit != TraitsCache.end())
+    return Hit->second;
+  Traits T = traitsOfDefinition(definitionOf(FD));
+  if (FD)
+    TraitsCache[FD] = T;
+  return T;
+}
+
+WarpAnalysisCache::Traits WarpAnalysisCache::traitsOfDefinition(const FunctionDecl *Def) {
   if (!Def)
     return Traits();
   auto It = TraitsCache.find(Def);
