@@ -445,8 +445,8 @@ DownShuffleReach::Answer DownShuffleReach::visit(const FunctionDecl *FD) {
   unsigned Level = InProgress.size();
   InProgress[FD] = Level;
   // The statements the analysis' forEachStmt visits (lambdas included, a
-  // discarded `if constexpr` branch not), without its per-node std::function
-  // call, over every call it could follow.
+  // discarded `if constexpr` branch not), over every call it could follow;
+  // an explicit stack, so that the walk stops at the first down shuffle.
   Answer A;
   llvm::SmallVector<const Stmt *, 64> Stack = {FD->getBody()};
   while (!Stack.empty() && !A.Reaches) {
