@@ -825,6 +825,11 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
     return Answer::Uniform;
   if (GroupSize <= 1)
     return Answer::Uniform;
+  auto Asked = ByTerm.find({T, GroupSize});
+  if (Asked != ByTerm.end()) {
+    ++Stats.CacheHits;
+    return Asked->second;
+  }
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   llvm::DenseMap<TermRef, unsigned> Numbers;
@@ -833,6 +838,7 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
   auto It = Cache.find(OS.str());
   if (It != Cache.end()) {
     ++Stats.CacheHits;
+    ByTerm[{T, GroupSize}] = It->second;
     return It->second;
   }
   const std::string Key = OS.str();
@@ -851,6 +857,7 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
       sharedAnswers().insert(SharedKey, A);
   }
   Cache[Key] = A;
+  ByTerm[{T, GroupSize}] = A;
   if (getenv("WARP_TIDY_DEBUG_PROVER")) {
     llvm::errs() << "prover: group " << GroupSize << " "
                  << (A == Answer::Uniform ? "uniform" : A == Answer::Varying ? "varying" : "unknown")

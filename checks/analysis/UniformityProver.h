@@ -36,6 +36,7 @@
 #define WARP_TIDY_ANALYSIS_UNIFORMITYPROVER_H
 
 #include "SymbolicTerm.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include <map>
 #include <memory>
@@ -134,6 +135,11 @@ private:
   unsigned WallClockLimitMs;
   ProverStats Stats;
   std::map<std::string, Answer> Cache; ///< by canonical term and group size
+  /// By the term itself: terms are built once per distinct value, so the
+  /// same question (the next round, another check) skips the canonical key,
+  /// which is as long as the term. (The terms asked of a prover come from
+  /// one TermBuilder that lives as long as it: the unit's WarpAnalysisCache.)
+  llvm::DenseMap<std::pair<TermRef, unsigned>, Answer> ByTerm;
   std::map<std::string, std::pair<Existence, LanePairWitness>> PairCache;
   std::unique_ptr<Solver> Z3;
 };
