@@ -236,11 +236,11 @@ private:
   }
 };
 
+} // namespace
+
 /// The variables written in a function body, with one launcher call read as
 /// writing nothing (isNeverWrittenIn), per (body, call): the launches of a
 /// unit often share both, and ask about the same few variables.
-} // namespace
-
 class LaunchFacts::WrittenVariables {
 public:
   bool isWritten(const VarDecl *Var, const Stmt *Body, const CallExpr *ReadOnlyCall) {

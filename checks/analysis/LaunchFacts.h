@@ -92,6 +92,8 @@ private:
   const KernelFacts *kernelFacts(const clang::FunctionDecl *Key);
 
 public:
+  /// Which variables a host body writes (LaunchFacts.cpp; public for the
+  /// helpers there that read launch arguments).
   class WrittenVariables;
 
 private:
