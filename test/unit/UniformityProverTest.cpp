@@ -184,4 +184,19 @@ TEST(UniformityProver, AnswersAreCachedByShapeNotByName) {
   EXPECT_EQ(P.stats().CacheHits, 1u);
 }
 
+// The same term asked again is answered from the by-term cache, counted as a
+// cache hit like the canonical one; the group size is part of the question
+// (a lane-within-16 test is uniform in groups of 16, not of 32).
+TEST(UniformityProver, SameTermAgainIsCachedPerGroupSize) {
+  Terms T;
+  UniformityProver P(true, NoWallClockLimit);
+  TermRef Half = T.op(TermOp::ULt, T.op(TermOp::URem, T.tidX(), T.c(32)), T.c(16));
+  EXPECT_EQ(P.sameInGroup(Half, 32), UniformityProver::Answer::Varying);
+  EXPECT_EQ(P.sameInGroup(Half, 32), UniformityProver::Answer::Varying);
+  EXPECT_EQ(P.stats().CacheHits, 1u);
+  EXPECT_EQ(P.sameInGroup(Half, 16), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.sameInGroup(Half, 16), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.stats().CacheHits, 2u);
+}
+
 } // namespace
