@@ -132,9 +132,10 @@ const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext 
   return Found;
 }
 
-/// The function whose body the analysis reads for a call of \p Callee (see
-/// Analyzer::returnedLaneZeroTotal): its definition, when it has a body and
-/// returns a value; else null, and the call is not followed.
+/// The function whose body the analysis reads for a call of \p Callee (a
+/// helper that may return a reduction's total; DownShuffleReach follows the
+/// same calls): its definition, when it has a body and returns a value; else
+/// null, and the call is not followed.
 const FunctionDecl *followedDefinition(const FunctionDecl *Callee) {
   if (const FunctionDecl *Def = Callee->getDefinition())
     Callee = Def;
@@ -206,9 +207,8 @@ bool Analyzer::reductionValue(const Expr *Value, const VarDecl *Var, unsigned De
 const CallExpr *Analyzer::returnedLaneZeroTotal(const FunctionDecl *FD, unsigned Depth) {
   if (Depth > MaxHelperDepth)
     return nullptr;
-  if (const FunctionDecl *Def = FD->getDefinition())
-    FD = Def;
-  if (!FD->hasBody() || FD->getReturnType()->isVoidType())
+  FD = followedDefinition(FD);
+  if (!FD)
     return nullptr;
   // No down shuffle within reach: null at any depth, so skipping the walk
   // (and the memo entries it would leave for FD and its callees, all null
@@ -376,34 +376,35 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
   });
 
   // Uses of variables that hold a lane-0 total.
-  if (AnyReduction)
-  forEachStmt(Body, [&](const Stmt *S) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(S);
-    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!Var)
-      return;
-    auto It = Events.find(Var);
-    if (It == Events.end() || isWrite(Ref))
-      return;
-    const Event *Last = nullptr;
-    for (const Event &E : It->second) {
-      if (contains(E.At, Ref) && E.Shuffle)
-        return; // a step of the reduction itself
-      if (before(E.End, Ref->getBeginLoc()))
-        Last = &E;
-    }
-    if (!Last || !Last->Shuffle || Reported.count(Last->At))
-      return;
-    const Stmt *P = parentStmt(Ref, Ctx);
-    while (P && isa<ImplicitCastExpr, ParenExpr>(P))
-      P = parentStmt(P, Ctx);
-    if (isa_and_nonnull<ReturnStmt>(P))
-      return; // judged where the caller uses it
-    if (isBroadcastFromLaneZero(Ref) || onlyLaneZero(Ref))
-      return;
-    Reported[Last->At] = true;
-    Result.push_back({Ref, Var, Last->Shuffle, Last->HelperCall});
-  });
+  if (AnyReduction) {
+    forEachStmt(Body, [&](const Stmt *S) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(S);
+      const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+      if (!Var)
+        return;
+      auto It = Events.find(Var);
+      if (It == Events.end() || isWrite(Ref))
+        return;
+      const Event *Last = nullptr;
+      for (const Event &E : It->second) {
+        if (contains(E.At, Ref) && E.Shuffle)
+          return; // a step of the reduction itself
+        if (before(E.End, Ref->getBeginLoc()))
+          Last = &E;
+      }
+      if (!Last || !Last->Shuffle || Reported.count(Last->At))
+        return;
+      const Stmt *P = parentStmt(Ref, Ctx);
+      while (P && isa<ImplicitCastExpr, ParenExpr>(P))
+        P = parentStmt(P, Ctx);
+      if (isa_and_nonnull<ReturnStmt>(P))
+        return; // judged where the caller uses it
+      if (isBroadcastFromLaneZero(Ref) || onlyLaneZero(Ref))
+        return;
+      Reported[Last->At] = true;
+      Result.push_back({Ref, Var, Last->Shuffle, Last->HelperCall});
+    });
+  }
 
   // A helper's lane-0 result used directly (`out[i] = warpReduceSum(v) / n`).
   forEachStmt(Body, [&](const Stmt *S) {
@@ -496,11 +497,6 @@ std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const FunctionDecl *FD, ASTC
   if (!FD || !FD->hasBody() || !Reach.mayReach(FD))
     return {};
   return Analyzer(Ctx, Reach).run(FD);
-}
-
-std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const FunctionDecl *FD, ASTContext &Ctx) {
-  DownShuffleReach Reach;
-  return findLaneZeroTotalUses(FD, Ctx, Reach);
 }
 
 } // namespace warp_tidy

@@ -86,8 +86,6 @@ private:
 std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const clang::FunctionDecl *FD,
                                                     clang::ASTContext &Ctx,
                                                     DownShuffleReach &Reach);
-std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const clang::FunctionDecl *FD,
-                                                    clang::ASTContext &Ctx);
 
 } // namespace warp_tidy
 
