@@ -1,8 +1,10 @@
 //===--- LeadingIncludes.cpp - The #include lines a CUDA unit starts with -===//
 
 #include "LeadingIncludes.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include <algorithm>
+#include <set>
 
 using namespace llvm;
 
@@ -157,6 +159,30 @@ std::vector<size_t> sharedLeadingLines(const std::vector<std::vector<std::string
       Shared[A] = std::max(Shared[A], N);
     }
   return Shared;
+}
+
+std::vector<size_t> pchLinesForRun(const std::vector<std::vector<std::string>> &Blocks,
+                                   const std::vector<std::string> &Directories,
+                                   const std::vector<bool> &SeenBefore,
+                                   const std::vector<std::string> &Paths, size_t FullBlocks) {
+  std::vector<size_t> Lines = sharedLeadingLines(Blocks, Directories);
+  std::vector<size_t> Priority(Blocks.size());
+  for (size_t U = 0; U < Priority.size(); ++U)
+    Priority[U] = U;
+  llvm::stable_sort(Priority, [&](size_t A, size_t B) { return Paths[A] < Paths[B]; });
+  // A block is one PCH per directory and text: units with the same whole
+  // block share it, and count once.
+  std::set<std::pair<std::string, std::vector<std::string>>> Granted;
+  for (size_t U : Priority) {
+    if (!SeenBefore[U] || Lines[U] == Blocks[U].size())
+      continue;
+    auto Key = std::make_pair(Directories[U], Blocks[U]);
+    if (!Granted.count(Key) && Granted.size() == FullBlocks)
+      continue;
+    Granted.insert(std::move(Key));
+    Lines[U] = Blocks[U].size();
+  }
+  return Lines;
 }
 
 } // namespace warp_tidy

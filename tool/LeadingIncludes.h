@@ -53,6 +53,24 @@ std::string leadingIncludesText(const std::vector<std::string> &Lines, size_t Co
 std::vector<size_t> sharedLeadingLines(const std::vector<std::vector<std::string>> &Blocks,
                                        const std::vector<std::string> &Directories);
 
+/// How many leading lines each unit of a run over several puts into its
+/// PCH. A PCH that no other unit of the run loads costs more than the parse
+/// it saves in this run, so a unit first gets the lines it shares with
+/// another (sharedLeadingLines). But a unit an earlier run analysed
+/// (\p SeenBefore: it has a recorded time, UnitTimes.h) is likely to be
+/// analysed again, and then a PCH of its whole block saves the parse of its
+/// own headers every time (ggml-cuda: `norm.cu` starts with "norm.cuh",
+/// which pulls in common.cuh; no other unit starts with it). Such a PCH is
+/// tens of MiB, and the cache directory is bounded, so at most
+/// \p FullBlocks distinct whole blocks are granted, to the units in the
+/// order of their \p Paths: the same units every run over the same files
+/// (whatever order they are given or started in), so that a run neither
+/// builds a PCH the last run did not nor leaves one it built unused.
+std::vector<size_t> pchLinesForRun(const std::vector<std::vector<std::string>> &Blocks,
+                                   const std::vector<std::string> &Directories,
+                                   const std::vector<bool> &SeenBefore,
+                                   const std::vector<std::string> &Paths, size_t FullBlocks);
+
 } // namespace warp_tidy
 
 #endif

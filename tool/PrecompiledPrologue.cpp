@@ -802,6 +802,22 @@ std::string prologueDirectory(StringRef CacheDir) {
   return Dir.str().str();
 }
 
+size_t wholeBlockPchBudget(StringRef CacheDir, uint64_t CacheBytes) {
+  // A PCH with leading lines has a guard record next to it.
+  uint64_t Largest = 0;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(prologueDirectory(CacheDir), EC), End; It != End && !EC;
+       It.increment(EC)) {
+    StringRef Path = It->path();
+    sys::fs::file_status Status;
+    if (Path.ends_with(".pch") && !sys::fs::status(Path, Status) &&
+        sys::fs::exists(guardRecordPath(Path)))
+      Largest = std::max<uint64_t>(Largest, Status.getSize());
+  }
+  uint64_t Each = Largest ? Largest : uint64_t(32) << 20;
+  return static_cast<size_t>(CacheBytes / 2 / Each);
+}
+
 void mergeStamps(std::vector<FileStamp> &Deps, ArrayRef<FileStamp> More) {
   StringSet<> Known;
   for (const FileStamp &D : Deps)

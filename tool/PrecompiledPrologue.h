@@ -34,7 +34,9 @@
 // lines (the preprocessor's preamble skip), so each header is read as often
 // as in a plain parse, include guard or not. How many lines: all of them for
 // a single unit; in a run over several, those it shares with another unit
-// (PrologueSettings::LeadingLines), else none (the prologue alone).
+// (PrologueSettings::LeadingLines), else none (the prologue alone), except
+// for units an earlier run saw, which get all of theirs within a budget
+// (pchLinesForRun in LeadingIncludes.h).
 //
 // What the checks see is what a plain parse gives them. Their traversal
 // (ASTContext::setTraversalScope, as clangd does for its preamble ASTs)
@@ -101,6 +103,14 @@ struct PrologueOutcome {
 
 /// The PCH directory inside the cache directory \p CacheDir.
 std::string prologueDirectory(llvm::StringRef CacheDir);
+
+/// How many distinct PCHs of a unit's whole leading block a run over
+/// several units may build into the cache directory \p CacheDir, bounded
+/// to \p CacheBytes (pchLinesForRun in LeadingIncludes.h): half the bound,
+/// over the size of the largest such PCH already there (32 MiB if none), so
+/// that they and the shared ones fit without the least recently used
+/// eviction taking one out for another each run.
+size_t wholeBlockPchBudget(llvm::StringRef CacheDir, uint64_t CacheBytes);
 
 /// Appends to \p Deps the stamps of \p More whose paths it lacks.
 void mergeStamps(std::vector<FileStamp> &Deps, llvm::ArrayRef<FileStamp> More);

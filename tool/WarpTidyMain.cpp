@@ -1205,42 +1205,46 @@ int main(int argc, const char **argv) {
       return ExitToolError;
     }
     std::string Exe = sys::fs::getMainExecutable(argv[0], (void *)&executableIdentity);
-    // Of several units, each puts into the shared PCH the leading #include
-    // lines it shares with another (a PCH no other unit loads would cost
-    // more than the parse it saves); a single unit, all of them (its next
-    // run reuses them).
     std::vector<std::string> AbsolutePaths;
     for (size_t I : ToAnalyse) {
       SmallString<256> Path(States[I].Path);
       sys::fs::make_absolute(Path);
       AbsolutePaths.push_back(Path.str().str());
     }
+    // Start the longest units first (UnitTimes.h), by the times the last
+    // run recorded in the cache directory; unless that directory is not to
+    // be touched at all.
+    std::string TimesDir = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
+    std::optional<warp_tidy::UnitTimes> Times;
+    if ((!NoCache || !NoPch) && !TimesDir.empty())
+      Times.emplace(TimesDir);
+    std::vector<std::optional<double>> Last(ToAnalyse.size());
+    if (Times)
+      for (size_t N = 0; N < ToAnalyse.size(); ++N)
+        Last[N] = Times->lastSeconds(AbsolutePaths[N]);
+    std::vector<size_t> Order = warp_tidy::longestFirstOrder(Last);
+    // Of several units, each puts into the shared PCH the leading #include
+    // lines it shares with another, or all of them if an earlier run saw
+    // it (LeadingIncludes.h: pchLinesForRun); a single unit, all of them
+    // (its next run reuses them).
     std::vector<size_t> PchLines;
     if (ToAnalyse.size() > 1) {
       std::vector<std::vector<std::string>> Blocks;
       std::vector<std::string> Dirs;
-      for (const std::string &Path : AbsolutePaths) {
+      std::vector<bool> Seen;
+      for (size_t N = 0; N < ToAnalyse.size(); ++N) {
+        const std::string &Path = AbsolutePaths[N];
         auto Buffer = MemoryBuffer::getFile(Path);
         Blocks.push_back(Buffer ? warp_tidy::leadingIncludes((*Buffer)->getBuffer()).Lines
                                 : std::vector<std::string>());
         Dirs.push_back(sys::path::parent_path(Path).str());
+        Seen.push_back(Last[N].has_value());
       }
-      PchLines = warp_tidy::sharedLeadingLines(Blocks, Dirs);
-    }
-    // Start the longest units first (UnitTimes.h), by the times the last
-    // run recorded in the cache directory; unless that directory is not to
-    // be touched at all.
-    std::optional<warp_tidy::UnitTimes> Times;
-    if (!NoCache || !NoPch) {
-      std::string Dir = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
-      if (!Dir.empty())
-        Times.emplace(Dir);
+      size_t FullBlocks =
+          NoPch ? 0 : warp_tidy::wholeBlockPchBudget(TimesDir, *CacheBytes);
+      PchLines = warp_tidy::pchLinesForRun(Blocks, Dirs, Seen, AbsolutePaths, FullBlocks);
     }
     if (Times && ToAnalyse.size() > 1) {
-      std::vector<std::optional<double>> Last;
-      for (const std::string &Path : AbsolutePaths)
-        Last.push_back(Times->lastSeconds(Path));
-      std::vector<size_t> Order = warp_tidy::longestFirstOrder(Last);
       auto Permute = [&](auto &V) {
         std::remove_reference_t<decltype(V)> Out;
         for (size_t N : Order)
@@ -1355,8 +1359,12 @@ int main(int argc, const char **argv) {
     if (Times)
       Times->save();
     sys::fs::remove_directories(TempDir);
+    // The bound holds for the directory, PCHs included, with or without
+    // the result cache.
     if (Cache)
       Cache->evict();
+    else if (!NoPch && !TimesDir.empty())
+      warp_tidy::ResultCache(TimesDir, *CacheBytes).evict();
   }
   PrintFinished();
   bool ToolErrors = llvm::any_of(States, [](const FileState &S) { return S.Failed; });

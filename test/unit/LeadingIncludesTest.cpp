@@ -94,3 +94,32 @@ TEST(LeadingIncludes, SharedPrefixesPerDirectory) {
   std::vector<std::string> Dirs = {"/p", "/p", "/p", "/p", "/q"};
   EXPECT_EQ(warp_tidy::sharedLeadingLines(Blocks, Dirs), (std::vector<size_t>{2, 1, 0, 2, 0}));
 }
+
+TEST(LeadingIncludes, WholeBlocksForUnitsSeenBeforeWithinBudget) {
+  std::vector<std::vector<std::string>> Blocks = {
+      {"#include \"common.cuh\"", "#include \"a.cuh\""},
+      {"#include \"common.cuh\"", "#include \"b.cuh\""},
+      {"#include \"norm.cuh\""},
+      {"#include \"norm.cuh\""},
+      {"#include \"own.cuh\""},
+      {"#include \"other.cuh\""}};
+  std::vector<std::string> Dirs(Blocks.size(), "/p");
+  // Granted in path order, whatever the input order.
+  std::vector<std::string> Order = {"/p/f", "/p/e", "/p/d", "/p/c", "/p/b", "/p/a"};
+  // Nothing seen before: the shared lines only, whatever the budget.
+  EXPECT_EQ(warp_tidy::pchLinesForRun(Blocks, Dirs, std::vector<bool>(6, false), Order, 10),
+            (std::vector<size_t>{1, 1, 1, 1, 0, 0}));
+  // All seen: whole blocks in start order while the budget lasts. Units 3
+  // and 2 share one whole block ("norm.cuh", already shared: no cost); 1
+  // and 0 differ, so with a budget of two, 5 and 4 take it.
+  EXPECT_EQ(warp_tidy::pchLinesForRun(Blocks, Dirs, std::vector<bool>(6, true), Order, 2),
+            (std::vector<size_t>{1, 1, 1, 1, 1, 1}));
+  EXPECT_EQ(warp_tidy::pchLinesForRun(Blocks, Dirs, std::vector<bool>(6, true), Order, 3),
+            (std::vector<size_t>{1, 2, 1, 1, 1, 1}));
+  // Only the units seen before; no budget, no whole blocks.
+  EXPECT_EQ(warp_tidy::pchLinesForRun(Blocks, Dirs, {true, false, false, false, false, true},
+                                      Order, 5),
+            (std::vector<size_t>{2, 1, 1, 1, 0, 1}));
+  EXPECT_EQ(warp_tidy::pchLinesForRun(Blocks, Dirs, std::vector<bool>(6, true), Order, 0),
+            (std::vector<size_t>{1, 1, 1, 1, 0, 0}));
+}
