@@ -153,11 +153,72 @@ TermRef TermBuilder::binary(TermOp Op, TermRef L, TermRef R, bool NoSignedWrap) 
       return binary(TermOp::LShr, L, constant(llvm::countr_zero(R->Value), Width));
     return binary(TermOp::And, L, constant(R->Value - 1, Width));
   }
+  if (TermRef Cancelled = cancelCommonAddends(Op, L, R))
+    return Cancelled;
   Term T(Op, Width);
   T.Ops = {L, R};
   T.NoSignedWrap =
       NoSignedWrap && (Op == TermOp::Add || Op == TermOp::Sub || Op == TermOp::Mul);
   return make(std::move(T));
+}
+
+/// Adds to \p Coefficients the addends of \p T, a sum of signed C values
+/// without overflow (an Add or Sub with NoSignedWrap, recursively), each
+/// times \p Sign; anything else is one addend.
+static void collectAddends(TermRef T, int64_t Sign,
+                           llvm::SmallDenseMap<TermRef, int64_t, 8> &Coefficients,
+                           llvm::SmallVectorImpl<TermRef> &Order) {
+  if ((T->Op == TermOp::Add || T->Op == TermOp::Sub) && T->NoSignedWrap) {
+    collectAddends(T->Ops[0], Sign, Coefficients, Order);
+    collectAddends(T->Ops[1], T->Op == TermOp::Add ? Sign : -Sign, Coefficients, Order);
+    return;
+  }
+  auto [It, New] = Coefficients.try_emplace(T, 0);
+  if (New)
+    Order.push_back(T);
+  It->second += Sign;
+}
+
+TermRef TermBuilder::cancelCommonAddends(TermOp Op, TermRef L, TermRef R) {
+  // `t < end + tid` with `t = start + tid`, a strided loop's bound: both
+  // sides hold the lane's own offset, and no lane can disagree. A solver
+  // that sees bit-vector adders has to prove that carry by carry (on
+  // ggml-cuda's wkv.cu it ran out of its effort bound, and the loop was
+  // called divergent). In the integers the offsets cancel; and since a
+  // signed C sum that overflows is undefined, the program's executions are
+  // exactly those where the bit-vector sums are the integer ones. So the
+  // comparison is rewritten over the rest, in 64 bits where it cannot
+  // overflow, when the rest no longer depends on the lane. Otherwise it
+  // stays as it is (a partial cancellation would lose the overflow that
+  // marks an evaluation as no execution of the program, see evaluate).
+  if (Op != TermOp::Eq && Op != TermOp::Ne && Op != TermOp::SLt && Op != TermOp::SLe)
+    return nullptr;
+  if (!L->LaneDependent || !R->LaneDependent || L->Width > 32)
+    return nullptr;
+  auto IsSum = [](TermRef T) {
+    return (T->Op == TermOp::Add || T->Op == TermOp::Sub) && T->NoSignedWrap;
+  };
+  if (!IsSum(L) && !IsSum(R))
+    return nullptr;
+  llvm::SmallDenseMap<TermRef, int64_t, 8> Coefficients;
+  llvm::SmallVector<TermRef, 8> Order; // first appearance: a stable term
+  collectAddends(L, 1, Coefficients, Order);
+  collectAddends(R, -1, Coefficients, Order);
+  for (TermRef A : Order)
+    if (A->LaneDependent && Coefficients[A] != 0)
+      return nullptr;
+  TermRef Sides[2] = {constant(0, 64), constant(0, 64)};
+  for (TermRef A : Order) {
+    int64_t C = Coefficients[A];
+    if (C == 0)
+      continue;
+    TermRef Wide = cast(A, 64, /*Signed=*/true);
+    if (C != 1 && C != -1)
+      Wide = binary(TermOp::Mul, Wide, constant(static_cast<uint64_t>(C < 0 ? -C : C), 64));
+    TermRef &Side = Sides[C < 0];
+    Side = binary(TermOp::Add, Side, Wide);
+  }
+  return binary(Op, Sides[0], Sides[1]);
 }
 
 uint64_t TermBuilder::maxValue(TermRef T) {

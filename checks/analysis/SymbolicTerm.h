@@ -107,6 +107,10 @@ public:
 
 private:
   TermRef make(Term T);
+  /// A comparison of two overflow-free signed sums whose lane-dependent
+  /// addends cancel, as a lane-independent comparison of the rest; null if
+  /// it is not one.
+  TermRef cancelCommonAddends(TermOp Op, TermRef L, TermRef R);
   std::deque<Term> Arena;
   std::map<std::tuple<uint8_t, unsigned, uint64_t, unsigned, unsigned,
                       llvm::SmallVector<const Term *, 3>>,

@@ -69,6 +69,38 @@ TEST(SymbolicTerm, EvaluationFlagsSignedOverflow) {
   EXPECT_TRUE(Undefined);
 }
 
+TEST(SymbolicTerm, StridedLoopBoundCancelsTheLaneOffset) {
+  Terms T;
+  TermRef Start = T.op(TermOp::Mul, T.B.uniform(&T, 32), T.B.uniform(&T.B, 32));
+  TermRef End = T.op(TermOp::Mul, T.op(TermOp::Add, T.B.uniform(&T, 32), T.c(1), true),
+                     T.B.uniform(&T.B, 32));
+  TermRef Step = T.B.freshUniform(32);
+  // (start + tid) + step < end + tid, every sum signed and overflow-free:
+  // no lane can disagree, and the term says so without a solver.
+  TermRef Cond = T.op(TermOp::SLt,
+                      T.op(TermOp::Add, T.op(TermOp::Add, Start, T.tidX(), true), Step, true),
+                      T.op(TermOp::Add, End, T.tidX(), true));
+  EXPECT_FALSE(Cond->LaneDependent);
+  // The rest is compared in 64 bits: values whose 32-bit sum would wrap
+  // compare as the integers they are (the program has no such execution).
+  LaneValues V;
+  V.Leaf = [&](const Term &Leaf) -> uint64_t { return Leaf.Id == Step->Id ? 5 : 0; };
+  EXPECT_EQ(evaluate(Cond, V), 0u); // 0 + 5 < 0
+  // Twice the lane on one side, once on the other: it does not cancel.
+  TermRef Twice = T.op(TermOp::SLt, T.op(TermOp::Add, T.op(TermOp::Add, Start, T.tidX(), true),
+                                         T.tidX(), true),
+                       T.op(TermOp::Add, End, T.tidX(), true));
+  EXPECT_TRUE(Twice->LaneDependent);
+  // Unsigned sums may wrap: they keep their comparison.
+  TermRef Unsigned = T.op(TermOp::SLt, T.op(TermOp::Add, Start, T.tidX()),
+                          T.op(TermOp::Add, End, T.tidX()));
+  EXPECT_TRUE(Unsigned->LaneDependent);
+  // As does an unsigned comparison of signed sums.
+  TermRef ULt = T.op(TermOp::ULt, T.op(TermOp::Add, Start, T.tidX(), true),
+                     T.op(TermOp::Add, End, T.tidX(), true));
+  EXPECT_TRUE(ULt->LaneDependent);
+}
+
 TEST(UniformityProver, LaneComparisonDisagreesBySampling) {
   Terms T;
   UniformityProver P(/*WarpAlignedBlocks=*/true, NoWallClockLimit);
