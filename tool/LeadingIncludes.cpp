@@ -3,6 +3,7 @@
 #include "LeadingIncludes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
 #include <set>
 
@@ -38,7 +39,7 @@ bool skipBlanks(StringRef &Text, bool &CrossedLine) {
 namespace {
 
 /// What one directive line of the leading block is.
-enum class LineKind { Include, Define, Other };
+enum class LineKind { Include, Define, Open, Branch, Close, Other };
 
 /// One line of the leading block: its kind, its spelling (an #include in
 /// one form; any other directive as written, blanks trimmed) and the offset
@@ -88,54 +89,81 @@ DirectiveLine readDirective(StringRef &Text) {
     Line.Spelling = "#include " + HeaderName.str();
     return Line;
   }
-  // A #define or #undef is taken as written, on one line: no continuation,
-  // no block comment (that could span lines).
-  if (Name != "define" && Name != "undef")
+  // A #define, #undef or conditional is taken as written, on one line: no
+  // continuation, no block comment (that could span lines).
+  LineKind Kind = llvm::StringSwitch<LineKind>(Name)
+                      .Cases("define", "undef", LineKind::Define)
+                      .Cases("if", "ifdef", "ifndef", LineKind::Open)
+                      .Cases("elif", "elifdef", "elifndef", "else", LineKind::Branch)
+                      .Case("endif", LineKind::Close)
+                      .Default(LineKind::Other);
+  if (Kind == LineKind::Other)
     return Line;
   size_t LineEnd = Text.find('\n');
   StringRef Rest = Text.take_front(LineEnd).rtrim(" \t\f\v\r");
   if (Rest.ends_with("\\") || Rest.contains("/*") || Rest.contains("*/"))
     return Line;
   Text = LineEnd == StringRef::npos ? StringRef() : Text.drop_front(LineEnd);
-  Line.Kind = LineKind::Define;
+  Line.Kind = Kind;
   Line.Spelling = ("#" + Rest).str();
   return Line;
 }
 
 } // namespace
 
+/// The lines up to the last one where every conditional is closed: a
+/// block cut inside a conditional would leave the unit's own parse in it.
+static LeadingIncludeBlock balancedPrefix(LeadingIncludeBlock Lines) {
+  size_t Keep = Lines.Lines.size();
+  while (Keep && !Lines.Balanced[Keep - 1])
+    --Keep;
+  Lines.Lines.resize(Keep);
+  Lines.Ends.resize(Keep);
+  Lines.Balanced.resize(Keep);
+  Lines.BeforeConditional = std::min(Lines.BeforeConditional, Keep);
+  return Lines;
+}
+
 LeadingIncludeBlock leadingIncludes(StringRef Source) {
   LeadingIncludeBlock Lines;
   StringRef Text = Source;
   if (Text.starts_with("\xEF\xBB\xBF"))
     Text = Text.drop_front(3);
+  unsigned Depth = 0;
   for (;;) {
     bool Crossed;
     if (!skipBlanks(Text, Crossed))
-      return Lines;
+      return balancedPrefix(std::move(Lines));
     if (Text.empty())
-      return Lines;
+      return balancedPrefix(std::move(Lines));
     if (Text.starts_with("\n")) {
       Text = Text.drop_front();
       continue;
     }
     if (Crossed && !Text.starts_with("\n"))
-      return Lines; // Text after a comment that spans lines: not simple.
+      return balancedPrefix(std::move(Lines)); // After a comment that spans lines.
     if (Text.starts_with("//")) {
       size_t NL = Text.find('\n');
       StringRef Comment = Text.take_front(NL);
       if (Comment.rtrim("\r").ends_with("\\"))
-        return Lines;
+        return balancedPrefix(std::move(Lines));
       Text = NL == StringRef::npos ? StringRef() : Text.drop_front(NL + 1);
       continue;
     }
     if (!Text.consume_front("#"))
-      return Lines; // Code.
+      return balancedPrefix(std::move(Lines)); // Code.
     DirectiveLine Line = readDirective(Text);
     if (Line.Kind == LineKind::Other)
-      return Lines; // #if, #pragma, #include_next, #import, #line, ...
+      return balancedPrefix(std::move(Lines)); // #pragma, #include_next, #line, ...
+    if ((Line.Kind == LineKind::Branch || Line.Kind == LineKind::Close) && !Depth)
+      return balancedPrefix(std::move(Lines)); // Not opened in the block.
+    if (Line.Kind == LineKind::Open || Line.Kind == LineKind::Branch || Line.Kind == LineKind::Close)
+      Lines.BeforeConditional = std::min(Lines.BeforeConditional, Lines.Lines.size());
+    Depth += Line.Kind == LineKind::Open;
+    Depth -= Line.Kind == LineKind::Close;
     Lines.Lines.push_back(std::move(Line.Spelling));
     Lines.Ends.push_back(Source.size() - Text.size() + (Text.starts_with("\n") ? 1 : 0));
+    Lines.Balanced.push_back(Depth == 0);
   }
 }
 

@@ -7,18 +7,23 @@
 // finds those lines: the main file's first directives, after comments and
 // blank lines, that are `#include "..."`, `#include <...>`, `#define` or
 // `#undef` (a unit configuring the headers it includes next:
-// `#define GGML_COMMON_DECL_CUDA`), up to the first line that is anything
-// else (code, a conditional, a `#pragma`, `#include_next`, `#import`, an
-// `#include` of a macro, a line continued with a backslash). The block is a
-// prefix of the unit's text, so a PCH of it leaves the preprocessor exactly
-// where the unit's own parse of those lines would. Conditionals end it: the
-// arch-pass planner (SkippedWarpCode.h) finds the text an arch skips in the
-// unit's own file, and a branch inside the PCH's copy of the block (a file
-// of its own per arch) would be a piece no later pass could cover. Done on
-// the text alone, before any parse; each line comes back in one spelling
-// (an include line normalised, a #define as written, blanks trimmed), so
-// that whitespace and comments do not make two units' blocks differ, with
-// the offset where the line ends.
+// `#define GGML_COMMON_DECL_CUDA`), or conditionals holding only such lines
+// (`#ifdef GGML_CUDA_USE_CUB` / `#include <cub/cub.cuh>` / `#endif`), up to
+// the first line that is anything else (code, a `#pragma`, `#include_next`,
+// `#import`, an `#include` of a macro, a line continued with a backslash)
+// and back to where every conditional is closed. The block is a prefix of
+// the unit's text, so a PCH of it leaves the preprocessor exactly where the
+// unit's own parse of those lines would. A conditional whose branch depends
+// on the arch cannot be in a PCH: the arch-pass planner (SkippedWarpCode.h)
+// finds the text an arch skips in the unit's own file, and a branch inside
+// the PCH's copy of the block (a file of its own per arch) would be a piece
+// no later pass could cover. That is known only once the block is
+// preprocessed, so the PCH build checks it (PrecompiledPrologue.cpp) and the
+// unit then falls back to the lines before the first conditional
+// (BeforeConditional). Done on the text alone, before any parse; each line
+// comes back in one spelling (an include line normalised, any other
+// directive as written, blanks trimmed), so that whitespace and comments do
+// not make two units' blocks differ, with the offset where the line ends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +44,11 @@ struct LeadingIncludeBlock {
   /// The offset just past each of them (its line's end): the unit's own
   /// parse starts there when a PCH holds the lines up to that one.
   std::vector<size_t> Ends;
+  /// Whether every conditional is closed after each of them: a PCH may
+  /// hold the lines up to one that is.
+  std::vector<bool> Balanced;
+  /// How many lines come before the first conditional (all, if none).
+  size_t BeforeConditional = SIZE_MAX;
 };
 
 /// The leading `#include`, `#define` and `#undef` lines of \p Source.

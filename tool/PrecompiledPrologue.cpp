@@ -121,10 +121,14 @@ struct LeadingBlock {
   std::string Text;
   std::string Directory;
   size_t End = 0; ///< Where the block ends in the unit's main file.
+  bool HasConditional = false;
   bool empty() const { return Text.empty(); }
 };
 
-LeadingBlock leadingBlock(const FrontendInputFile &Input, FileManager &Files, size_t MaxLines) {
+/// The block of at most \p MaxLines lines, cut where every conditional is
+/// closed; with \p StopAtConditional, before the first conditional.
+LeadingBlock leadingBlock(const FrontendInputFile &Input, FileManager &Files, size_t MaxLines,
+                          bool StopAtConditional) {
   LeadingBlock Block;
   if (!Input.isFile() || !MaxLines)
     return Block;
@@ -133,8 +137,13 @@ LeadingBlock leadingBlock(const FrontendInputFile &Input, FileManager &Files, si
     return Block;
   LeadingIncludeBlock Found = leadingIncludes((*Buffer)->getBuffer());
   size_t Count = std::min(MaxLines, Found.Lines.size());
+  if (StopAtConditional)
+    Count = std::min(Count, Found.BeforeConditional);
+  while (Count && !Found.Balanced[Count - 1])
+    --Count;
   if (!Count)
     return Block;
+  Block.HasConditional = Found.BeforeConditional < Count;
   Block.Text = leadingIncludesText(Found.Lines, Count);
   Block.End = Found.Ends[Count - 1];
   if (Block.Text.empty())
@@ -201,6 +210,18 @@ private:
         : Action(Action), PP(PP), Map(std::move(Map)) {}
     void HandleTranslationUnit(ASTContext &) override {
       const SourceManager &SM = PP.getSourceManager();
+      // A conditional of the block itself must take the same branch for
+      // every arch (LeadingIncludes.h): an arch pass can then skip nothing
+      // in the PCH's copy of the block that this pass did not.
+      for (const GuardBranch &B : Map->Branches) {
+        bool SameForAll = B.Own.Definite == B.Own.Possible &&
+                          (B.Own.Definite == 0 || B.Own.Definite == Map->allArchs());
+        if (B.File == SM.getMainFileID() && !SameForAll) {
+          Action.Problem = "a conditional of the leading block ('" + B.Condition +
+                           "') depends on the arch";
+          return;
+        }
+      }
       Action.Record = guardRecordToJson(*Map, SM);
       if (!Action.Record)
         Action.Problem = "an arch guard of the leading headers lies in a macro expansion";
@@ -498,8 +519,10 @@ std::string PchStore::acquire(const CompilerInvocation &Unit, size_t PrologueInc
                                  std::chrono::steady_clock::now() - Start)
                                  .count()) +
               " s" + (Built ? "" : ": " + Why));
-        if (!Built)
+        if (!Built) {
           writeAtomically(Pch + ".failed", Why + "\n");
+          sys::fs::remove(Pch + ".cu"); // Nothing to build it from again soon.
+        }
       }
       sys::fs::remove(Lock);
       return Built ? Use(std::move(Deps)) : Plain(Why);
@@ -639,11 +662,19 @@ public:
         Invocation->getFrontendOpts().Inputs.size() == 1) {
       // First a PCH that also holds the unit's leading includes, shared by
       // the units that start with the same ones; else the prologue alone.
-      LeadingBlock Leading = leadingBlock(Invocation->getFrontendOpts().Inputs.front(), *Files,
-                                          Store->settings().LeadingLines);
+      const FrontendInputFile &Input = Invocation->getFrontendOpts().Inputs.front();
+      size_t MaxLines = Store->settings().LeadingLines;
+      LeadingBlock Leading = leadingBlock(Input, *Files, MaxLines, /*StopAtConditional=*/false);
       std::string Pch;
       if (!Leading.empty())
         Pch = Store->acquire(*Invocation, Prologue, Leading, *Files, PCHContainerOps, Outcome);
+      // A block whose conditionals depend on the arch cannot be in a PCH:
+      // then the lines before its first conditional.
+      if (Pch.empty() && Leading.HasConditional) {
+        Leading = leadingBlock(Input, *Files, MaxLines, /*StopAtConditional=*/true);
+        if (!Leading.empty())
+          Pch = Store->acquire(*Invocation, Prologue, Leading, *Files, PCHContainerOps, Outcome);
+      }
       if (!Pch.empty()) {
         // Every `-include` is in it, before the block, as in the unit; the
         // unit's own parse starts after its #include lines (clang's

@@ -251,9 +251,11 @@ void ResultCache::evict() {
     if (sys::fs::status(It->path(), Status) || !sys::fs::is_regular_file(Status))
       continue;
     StringRef Name = sys::path::filename(It->path());
-    // Result entries, the precompiled prologues (PrecompiledPrologue.h)
-    // and temporaries left by interrupted writers.
-    if (!Name.ends_with(".json") && !Name.ends_with(".tmp") && !Name.ends_with(".pch"))
+    // Result entries, the precompiled prologues (PrecompiledPrologue.h),
+    // the markers of PCHs that could not be built, and temporaries left by
+    // interrupted writers.
+    if (!Name.ends_with(".json") && !Name.ends_with(".tmp") && !Name.ends_with(".pch") &&
+        !Name.ends_with(".pch.failed"))
       continue;
     Entries.push_back({It->path(), Status.getSize(), mtimeNs(Status)});
     Total += Status.getSize();

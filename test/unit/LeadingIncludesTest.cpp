@@ -40,17 +40,38 @@ TEST(LeadingIncludes, DefinesThatConfigureTheHeaders) {
                    "#include \"common.cuh\"", "#undef X"}));
 }
 
-TEST(LeadingIncludes, ConditionalsEndTheBlock) {
-  // The arch-pass planner reads the branches an arch skips in the unit.
-  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X\n#include \"b.h\"\n#endif\n"),
+TEST(LeadingIncludes, ConditionalsOfDirectivesStayInTheBlock) {
+  // Whole conditionals of directives are in the block; whether their
+  // branches depend on the arch is the PCH build's question.
+  auto Found = warp_tidy::leadingIncludes(
+      "#include <a>\n#ifdef USE_CUB\n#  include <cub/cub.cuh>\n#else\n#define NO_CUB\n#endif\n"
+      "int x;\n");
+  EXPECT_EQ(Found.Lines, (Lines{"#include <a>", "#ifdef USE_CUB", "#include <cub/cub.cuh>",
+                                "#else", "#define NO_CUB", "#endif"}));
+  EXPECT_EQ(Found.BeforeConditional, 1u);
+  EXPECT_EQ(Found.Balanced, (std::vector<bool>{true, false, false, false, false, true}));
+  EXPECT_EQ(warp_tidy::leadingIncludes("#include <a>\n").BeforeConditional, 1u); // all
+  // Code inside a conditional ends the block where the conditional began.
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X\n#include \"b.h\"\nusing namespace b;\n"
+                            "#endif\n"),
             (Lines{"#include \"a.h\""}));
-  EXPECT_EQ(leadingIncludes("#include <a>\n#ifdef USE_CUB\n#include <cub/cub.cuh>\n#endif\n"),
-            (Lines{"#include <a>"}));
+  // So does a conditional left open, or one the block did not open.
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X\n#include \"b.h\"\n"),
+            (Lines{"#include \"a.h\""}));
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#endif\n#include \"b.h\"\n"),
+            (Lines{"#include \"a.h\""}));
+  // Nested, and #elif: up to the outer #endif.
+  EXPECT_EQ(leadingIncludes("#if A\n#ifdef B\n#include <b>\n#endif\n#elif C\n#include <c>\n#endif\n"
+                            "#include <d>\nint y;\n")
+                .size(),
+            8u);
   // A line the block cannot take as written: continued, or with a block
   // comment (which could span lines).
   EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#define F(x) \\\n  (x)\n"),
             (Lines{"#include \"a.h\""}));
   EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#define X /* why */ 1\n"),
+            (Lines{"#include \"a.h\""}));
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X /* why */\n#endif\n"),
             (Lines{"#include \"a.h\""}));
 }
 
