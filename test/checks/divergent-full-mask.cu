@@ -417,3 +417,25 @@ __global__ void flagRankBelowHalfWarp(const int *in, int *out) {
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: thread_block_tile::shfl_down with its implicit full-warp mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
   out[threadIdx.x] = mySum;
 }
+
+// The collective inside the arm that returns: the lanes it misses did not
+// exit, they run on past the 'if' (an exit after the call excuses nothing).
+__global__ void flagCollectiveInsideReturningArm(unsigned *out, int v) {
+  if ((threadIdx.x & 31) < 16) {
+    out[0] = __ballot_sync(FULL, v > 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __ballot_sync with a full mask is reached by only some of the lanes it names: lanes 16-31 never reach it{{.*}}[warp-divergent-full-mask]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
+    return;
+  }
+  out[1] = v;
+}
+
+__global__ void flagShuffleInsideReturningArm(int *out, int v) {
+  if ((threadIdx.x & 31) < 16) {
+    out[0] = __shfl_xor_sync(FULL, v, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names: lanes 16-31 never reach it{{.*}}[warp-divergent-full-mask]
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
+    return;
+  }
+  out[1] = v;
+}

@@ -84,31 +84,59 @@ bool FunctionUniformity::Impl::isExitBranch(const CFGBlock *B) const {
   const CFGBlock *IPDom = postDominatorOf(B);
   if (IPDom && IPDom != &Cfg->getExit())
     return false;
-  for (const CFGBlock *Succ : B->succs()) {
-    if (!Succ)
-      continue;
-    bool AllReturn = true;
-    llvm::BitVector Visited(NumBlocks);
-    llvm::SmallVector<const CFGBlock *, 8> Stack = {Succ};
-    while (!Stack.empty() && AllReturn) {
-      const CFGBlock *X = Stack.pop_back_val();
-      if (Visited.test(X->getBlockID()))
-        continue;
-      Visited.set(X->getBlockID());
-      if (hasReturn(X))
-        continue;
-      if (X == &Cfg->getExit()) {
-        AllReturn = false;
-        break;
-      }
-      for (const CFGBlock *N : X->succs())
-        if (N)
-          Stack.push_back(N);
-    }
-    if (AllReturn)
+  for (const CFGBlock *Succ : B->succs())
+    if (Succ && allPathsReturn(Succ))
       return true;
+  return false;
+}
+
+bool FunctionUniformity::Impl::allPathsReturn(const CFGBlock *From) const {
+  llvm::BitVector Visited(NumBlocks);
+  llvm::SmallVector<const CFGBlock *, 8> Stack = {From};
+  while (!Stack.empty()) {
+    const CFGBlock *X = Stack.pop_back_val();
+    if (Visited.test(X->getBlockID()))
+      continue;
+    Visited.set(X->getBlockID());
+    if (hasReturn(X))
+      continue;
+    if (X == &Cfg->getExit())
+      return false;
+    for (const CFGBlock *N : X->succs())
+      if (N)
+        Stack.push_back(N);
+  }
+  return true;
+}
+
+bool FunctionUniformity::Impl::reaches(const CFGBlock *From, const CFGBlock *To) const {
+  llvm::BitVector Visited(NumBlocks);
+  llvm::SmallVector<const CFGBlock *, 8> Stack = {From};
+  while (!Stack.empty()) {
+    const CFGBlock *X = Stack.pop_back_val();
+    if (X == To)
+      return true;
+    if (Visited.test(X->getBlockID()))
+      continue;
+    Visited.set(X->getBlockID());
+    for (const CFGBlock *N : X->succs())
+      if (N)
+        Stack.push_back(N);
   }
   return false;
+}
+
+bool FunctionUniformity::Impl::keptLanesReturned(const CFGBlock *Branch,
+                                                 const CFGBlock *Site) const {
+  bool Any = false;
+  for (const CFGBlock *Succ : Branch->succs()) {
+    if (!Succ || reaches(Succ, Site))
+      continue;
+    if (!allPathsReturn(Succ))
+      return false;
+    Any = true;
+  }
+  return Any;
 }
 
 const CFGBlock *FunctionUniformity::Impl::postDominatorOf(const CFGBlock *B) const {
@@ -125,7 +153,6 @@ llvm::BitVector FunctionUniformity::Impl::divergentControls(const CFGBlock *B) c
   return V;
 }
 
-/// Divergent branches after which lanes meet again, controlling \p B.
 llvm::BitVector FunctionUniformity::Impl::rejoiningControls(unsigned BlockID) const {
   llvm::BitVector V = Controls[BlockID];
   V &= Divergent;
@@ -206,7 +233,11 @@ llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::Impl::sourcesFor(cons
   for (unsigned ID : Order) {
     const CFGBlock *D = blockByID(ID);
     DivergenceSource Src;
-    Src.Kind = ExitKind.test(ID) ? DivergenceSource::EarlyExit : DivergenceSource::Branch;
+    // An exit branch explains the missing lanes only if they are the ones
+    // that returned: in `if (lane < 16) { v = __ballot_sync(full, p);
+    // return; }` lanes 16-31 are alive on the other path.
+    Src.Kind = ExitKind.test(ID) && D && keptLanesReturned(D, B) ? DivergenceSource::EarlyExit
+                                                                 : DivergenceSource::Branch;
     Src.Condition = BranchCond[ID];
     Src.Terminator = D ? D->getTerminatorStmt() : nullptr;
     Src.LaneComparison = isLaneComparison(ID);

@@ -153,6 +153,17 @@ struct FunctionUniformity::Impl {
   /// when the others reach the collective.
   bool isExitBranch(const clang::CFGBlock *B) const;
 
+  /// Every path from \p From leaves through an explicit `return`.
+  bool allPathsReturn(const clang::CFGBlock *From) const;
+
+  /// \p To can be reached from \p From.
+  bool reaches(const clang::CFGBlock *From, const clang::CFGBlock *To) const;
+
+  /// The lanes that the exit branch \p Branch keeps from \p Site (those
+  /// taking a side from which it cannot be reached) have all returned: the
+  /// site's missing lanes exited, rather than took another path.
+  bool keptLanesReturned(const clang::CFGBlock *Branch, const clang::CFGBlock *Site) const;
+
   const clang::CFGBlock *postDominatorOf(const clang::CFGBlock *B) const;
 
   /// Divergent branches (of either kind) that control \p B.
