@@ -29,6 +29,7 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
+#include <cstdlib>
 #include "llvm/ADT/StringSet.h"
 #include <map>
 #include <set>
@@ -119,6 +120,7 @@ public:
         R.Sites.push_back({P, M.Definite, M.Possible});
     };
     SkippedWarpCode Scanner(Ctx, PP, *Map);
+    const bool DebugPasses = getenv("WARP_TIDY_DEBUG_PASSES") != nullptr;
     std::set<Place> Scanned;
     for (const GuardBranch &B : Map->Branches) {
       SourceLocation Loc = SM.getComposedLoc(B.File, B.Begin);
@@ -135,8 +137,16 @@ public:
         continue;
       SkippedWarpCode::Pieces Found = Scanner.scan(B.File, B.Begin, B.End);
       // Each piece gets the archs of its innermost branch.
-      for (unsigned Offset : Found.Warp)
+      for (unsigned Offset : Found.Warp) {
+        // Why a file takes another pass: the skipped pieces that count as
+        // warp code (SkippedWarpCode.h), where they are.
+        if (DebugPasses) {
+          SourceLocation L = SM.getComposedLoc(B.File, Offset);
+          llvm::errs() << "warp-tidy: debug: passes: warp code skipped at sm_" << Map->AnalysedArch
+                       << ": " << SM.getFilename(L) << ":" << SM.getSpellingLineNumber(L) << "\n";
+        }
         AddSite({Name, Offset}, Map->archsAt(SM.getComposedLoc(B.File, Offset), SM));
+      }
       for (unsigned Offset : Found.Other)
         R.Skipped.insert({Name, Offset}); // skipped here; not warp code as far as known
     }
