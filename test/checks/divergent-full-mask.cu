@@ -439,3 +439,35 @@ __global__ void flagShuffleInsideReturningArm(int *out, int v) {
   }
   out[1] = v;
 }
+
+// A helper's 'return' does not end the thread: the lanes that return run on
+// in the caller, so a collective after (or beside) it misses live lanes.
+__device__ int sumLowHalf(int v) {
+  if ((threadIdx.x & 31) < 16)
+    return __reduce_add_sync(FULL, v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __reduce_add_sync with a full mask is reached by only some of the lanes it names: lanes 16-31 never reach it{{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
+  return v;
+}
+
+__device__ unsigned voteInRange(int gid, int n, bool p) {
+  if (gid >= n)
+    return 0;
+  return __ballot_sync(FULL, p); // judged where gid is known: at the call
+}
+
+// A return every lane of the warp takes alike excuses nothing and needs
+// nothing excused.
+__device__ unsigned voteUnlessEmpty(int n, bool p) {
+  if (n <= 0)
+    return 0;
+  return __ballot_sync(FULL, p);
+}
+
+__global__ void callHelpersWithReturns(unsigned *out, int n, int v) {
+  const int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[gid] = sumLowHalf(v) + voteInRange(gid, n, v > 0) + voteUnlessEmpty(n, v > 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: 'voteInRange' is called with a thread-varying argument that decides, inside 'voteInRange', whether lanes reach a ballot that needs the whole warp converged ('__ballot_sync'){{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-2]]:42: note: this argument differs between the lanes of a warp, and inside the callee it decides whether a lane reaches the collective
+  // CHECK-MESSAGES: :[[@LINE-16]]:10: note: the ballot in 'voteInRange' that needs the lanes is here
+}

@@ -15,6 +15,7 @@
 #include "analysis/SymbolicTranslation.h"
 #include "analysis/ThreadIndex.h"
 #include "analysis/WarpIntrinsics.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
@@ -230,14 +231,19 @@ llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::Impl::sourcesFor(cons
   for (unsigned ID : Div.set_bits())
     if (!llvm::is_contained(Order, ID))
       Order.push_back(ID);
+  const bool Kernel = FD->hasAttr<CUDAGlobalAttr>();
   for (unsigned ID : Order) {
     const CFGBlock *D = blockByID(ID);
     DivergenceSource Src;
     // An exit branch explains the missing lanes only if they are the ones
     // that returned: in `if (lane < 16) { v = __ballot_sync(full, p);
-    // return; }` lanes 16-31 are alive on the other path.
-    Src.Kind = ExitKind.test(ID) && D && keptLanesReturned(D, B) ? DivergenceSource::EarlyExit
-                                                                 : DivergenceSource::Branch;
+    // return; }` lanes 16-31 are alive on the other path. And only a
+    // kernel's `return` ends the thread: lanes that return from a helper
+    // run on in its caller, not exited, so the helper's collective misses
+    // live lanes (the Programming Guide excuses exited ones only).
+    Src.Kind = Kernel && ExitKind.test(ID) && D && keptLanesReturned(D, B)
+                   ? DivergenceSource::EarlyExit
+                   : DivergenceSource::Branch;
     Src.Condition = BranchCond[ID];
     Src.Terminator = D ? D->getTerminatorStmt() : nullptr;
     Src.LaneComparison = isLaneComparison(ID);
