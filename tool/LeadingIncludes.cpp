@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -111,6 +112,44 @@ DirectiveLine readDirective(StringRef &Text) {
 
 } // namespace
 
+/// `using namespace A::B;` alone on its line (blanks and a trailing `//`
+/// comment aside), spelled in one form; \p Text is left at the line's
+/// newline. None for anything else.
+static std::optional<std::string> readUsingNamespace(StringRef &Text) {
+  StringRef Rest = Text;
+  auto Word = [&](StringRef W) {
+    bool Crossed;
+    if (!skipBlanks(Rest, Crossed) || Crossed || !Rest.consume_front(W))
+      return false;
+    return Rest.empty() || !(isAlnum(Rest.front()) || Rest.front() == '_');
+  };
+  if (!Word("using") || !Word("namespace"))
+    return std::nullopt;
+  bool Crossed;
+  if (!skipBlanks(Rest, Crossed) || Crossed)
+    return std::nullopt;
+  size_t NameEnd =
+      Rest.find_if_not([](char C) { return isAlnum(C) || C == '_' || C == ':'; });
+  StringRef Name = Rest.take_front(NameEnd);
+  Rest = Rest.drop_front(NameEnd);
+  if (Name.empty() || !Word(";"))
+    return std::nullopt;
+  if (!skipBlanks(Rest, Crossed) || Crossed)
+    return std::nullopt;
+  if (Rest.starts_with("//")) {
+    size_t LineEnd = Rest.find('\n');
+    if (Rest.take_front(LineEnd).rtrim("\r").ends_with("\\"))
+      return std::nullopt;
+    Rest = LineEnd == StringRef::npos ? StringRef() : Rest.drop_front(LineEnd);
+  }
+  if (!Rest.empty() && !Rest.starts_with("\n") && !Rest.starts_with("\r\n"))
+    return std::nullopt;
+  if (Rest.starts_with("\r"))
+    Rest = Rest.drop_front();
+  Text = Rest;
+  return ("using namespace " + Name + ";").str();
+}
+
 /// The lines up to the last one where every conditional is closed: a
 /// block cut inside a conditional would leave the unit's own parse in it.
 static LeadingIncludeBlock balancedPrefix(LeadingIncludeBlock Lines) {
@@ -150,8 +189,20 @@ LeadingIncludeBlock leadingIncludes(StringRef Source) {
       Text = NL == StringRef::npos ? StringRef() : Text.drop_front(NL + 1);
       continue;
     }
-    if (!Text.consume_front("#"))
-      return balancedPrefix(std::move(Lines)); // Code.
+    if (!Text.starts_with("#")) {
+      // `using namespace cub;` next to the #include it belongs to (ggml's
+      // mean.cu, under the same #ifdef): a declaration that changes only
+      // name lookup, as it would from a header. Any other code ends the
+      // block.
+      std::optional<std::string> Using = readUsingNamespace(Text);
+      if (!Using)
+        return balancedPrefix(std::move(Lines));
+      Lines.Lines.push_back(std::move(*Using));
+      Lines.Ends.push_back(Source.size() - Text.size() + (Text.starts_with("\n") ? 1 : 0));
+      Lines.Balanced.push_back(Depth == 0);
+      continue;
+    }
+    Text = Text.drop_front();
     DirectiveLine Line = readDirective(Text);
     if (Line.Kind == LineKind::Other)
       return balancedPrefix(std::move(Lines)); // #pragma, #include_next, #line, ...

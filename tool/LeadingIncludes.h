@@ -7,9 +7,11 @@
 // finds those lines: the main file's first directives, after comments and
 // blank lines, that are `#include "..."`, `#include <...>`, `#define` or
 // `#undef` (a unit configuring the headers it includes next:
-// `#define GGML_COMMON_DECL_CUDA`), or conditionals holding only such lines
-// (`#ifdef GGML_CUDA_USE_CUB` / `#include <cub/cub.cuh>` / `#endif`), up to
-// the first line that is anything else (code, a `#pragma`, `#include_next`,
+// `#define GGML_COMMON_DECL_CUDA`), `using namespace NAME;` (which goes with
+// the include before it: ggml's `using namespace cub;`), or conditionals
+// holding only such lines (`#ifdef GGML_CUDA_USE_CUB` / `#include
+// <cub/cub.cuh>` / `#endif`), up to the first line that is anything else
+// (other code, a `#pragma`, `#include_next`,
 // `#import`, an `#include` of a macro, a line continued with a backslash)
 // and back to where every conditional is closed. The block is a prefix of
 // the unit's text, so a PCH of it leaves the preprocessor exactly where the
@@ -38,8 +40,8 @@ namespace warp_tidy {
 
 struct LeadingIncludeBlock {
   /// Each line: an include spelled `#include "name"` or `#include <name>`,
-  /// or a `#define`/`#undef` as written; empty when the file starts
-  /// otherwise.
+  /// `using namespace NAME;`, or any other directive as written; empty when
+  /// the file starts otherwise.
   std::vector<std::string> Lines;
   /// The offset just past each of them (its line's end): the unit's own
   /// parse starts there when a PCH holds the lines up to that one.

@@ -52,7 +52,7 @@ TEST(LeadingIncludes, ConditionalsOfDirectivesStayInTheBlock) {
   EXPECT_EQ(Found.Balanced, (std::vector<bool>{true, false, false, false, false, true}));
   EXPECT_EQ(warp_tidy::leadingIncludes("#include <a>\n").BeforeConditional, 1u); // all
   // Code inside a conditional ends the block where the conditional began.
-  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X\n#include \"b.h\"\nusing namespace b;\n"
+  EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X\n#include \"b.h\"\nint b;\n"
                             "#endif\n"),
             (Lines{"#include \"a.h\""}));
   // So does a conditional left open, or one the block did not open.
@@ -73,6 +73,20 @@ TEST(LeadingIncludes, ConditionalsOfDirectivesStayInTheBlock) {
             (Lines{"#include \"a.h\""}));
   EXPECT_EQ(leadingIncludes("#include \"a.h\"\n#if X /* why */\n#endif\n"),
             (Lines{"#include \"a.h\""}));
+}
+
+TEST(LeadingIncludes, UsingNamespaceGoesWithItsInclude) {
+  EXPECT_EQ(leadingIncludes("#include \"mean.cuh\"\n#ifdef USE_CUB\n#include <cub/cub.cuh>\n"
+                            "using  namespace cub ; // CUB's names\n#endif\n\ntemplate <int N> struct S;\n"),
+            (Lines{"#include \"mean.cuh\"", "#ifdef USE_CUB", "#include <cub/cub.cuh>",
+                   "using namespace cub;", "#endif"}));
+  EXPECT_EQ(leadingIncludes("#include <a>\nusing namespace a::b;\n#include <c>\n").size(), 3u);
+  // Anything more is code: the block ends before it.
+  EXPECT_EQ(leadingIncludes("#include <a>\nusing namespace a; int x;\n"), (Lines{"#include <a>"}));
+  EXPECT_EQ(leadingIncludes("#include <a>\nusing namespace std::placeholders = x;\n"),
+            (Lines{"#include <a>"}));
+  EXPECT_EQ(leadingIncludes("#include <a>\nusing std::swap;\n"), (Lines{"#include <a>"}));
+  EXPECT_EQ(leadingIncludes("#include <a>\nusingnamespace a;\n"), (Lines{"#include <a>"}));
 }
 
 TEST(LeadingIncludes, OnlyPlainIncludesOfAKnownName) {
