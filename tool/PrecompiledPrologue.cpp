@@ -834,18 +834,23 @@ std::string prologueDirectory(StringRef CacheDir) {
 }
 
 size_t wholeBlockPchBudget(StringRef CacheDir, uint64_t CacheBytes) {
-  // A PCH with leading lines has a guard record next to it.
-  uint64_t Largest = 0;
+  // A PCH with leading lines has a guard record next to it. Their mean
+  // size, not the largest: one unit's block with CUB in it is 50 MB on
+  // ggml-cuda, the others 21 MB, and sizing every grant by the largest
+  // left most units without one.
+  uint64_t Total = 0, Count = 0;
   std::error_code EC;
   for (sys::fs::directory_iterator It(prologueDirectory(CacheDir), EC), End; It != End && !EC;
        It.increment(EC)) {
     StringRef Path = It->path();
     sys::fs::file_status Status;
     if (Path.ends_with(".pch") && !sys::fs::status(Path, Status) &&
-        sys::fs::exists(guardRecordPath(Path)))
-      Largest = std::max<uint64_t>(Largest, Status.getSize());
+        sys::fs::exists(guardRecordPath(Path))) {
+      Total += Status.getSize();
+      ++Count;
+    }
   }
-  uint64_t Each = Largest ? Largest : uint64_t(32) << 20;
+  uint64_t Each = Count ? std::max<uint64_t>(Total / Count, 1) : uint64_t(32) << 20;
   return static_cast<size_t>(CacheBytes / 2 / Each);
 }
 

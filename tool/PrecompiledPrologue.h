@@ -107,9 +107,9 @@ std::string prologueDirectory(llvm::StringRef CacheDir);
 /// How many distinct PCHs of a unit's whole leading block a run over
 /// several units may build into the cache directory \p CacheDir, bounded
 /// to \p CacheBytes (pchLinesForRun in LeadingIncludes.h): half the bound,
-/// over the size of the largest such PCH already there (32 MiB if none), so
-/// that they and the shared ones fit without the least recently used
-/// eviction taking one out for another each run.
+/// over the mean size of the PCHs with leading lines already there (32 MiB
+/// if none), so that they and the shared ones fit without the least
+/// recently used eviction taking one out for another each run.
 size_t wholeBlockPchBudget(llvm::StringRef CacheDir, uint64_t CacheBytes);
 
 /// Appends to \p Deps the stamps of \p More whose paths it lacks.
