@@ -17,8 +17,9 @@ built, and from an empty PCH directory (the first run of a project, which
 builds it). "PCH built" is the cache directory of a project analysed again
 and again: two unmeasured runs warm it, the first recording each unit's
 time, the second building the PCHs of whole leading blocks that a unit seen
-before gets (tool/LeadingIncludes.h, pchLinesForRun). Then a scaling series: generated translation units with N kernels
-(plus helpers, loops and branches) for N in --sizes, reporting time per kernel.
+before gets (tool/LeadingIncludes.h, pchLinesForRun). Then a scaling
+series: generated translation units with N kernels (plus helpers, loops and
+branches) for N in --sizes, reporting time per kernel.
 
 The machine and its load (`uptime` before and after) are printed with the
 figures. This is a measurement, not a test: it asserts nothing and never

@@ -29,8 +29,8 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
-#include <cstdlib>
 #include "llvm/ADT/StringSet.h"
+#include <cstdlib>
 #include <map>
 #include <set>
 

@@ -35,6 +35,23 @@ bool skipBlanks(StringRef &Text, bool &CrossedLine) {
   }
 }
 
+/// Nothing but blanks and a `//` comment (not continued) follow on the
+/// line: \p Text is left at its newline (or end). False otherwise.
+bool onlyCommentToLineEnd(StringRef &Text) {
+  bool Crossed;
+  if (!skipBlanks(Text, Crossed) || Crossed)
+    return false;
+  if (Text.empty() || Text.starts_with("\n"))
+    return true;
+  if (!Text.starts_with("//"))
+    return false;
+  size_t LineEnd = Text.find('\n');
+  if (Text.take_front(LineEnd).rtrim("\r").ends_with("\\"))
+    return false;
+  Text = LineEnd == StringRef::npos ? StringRef() : Text.drop_front(LineEnd);
+  return true;
+}
+
 } // namespace
 
 namespace {
@@ -75,17 +92,8 @@ DirectiveLine readDirective(StringRef &Text) {
       return Line;
     StringRef HeaderName = Text.slice(0, End + 1);
     Text = Text.drop_front(End + 1);
-    // Nothing but blanks and comments may follow on the line.
-    if (!skipBlanks(Text, Crossed) || Crossed)
+    if (!onlyCommentToLineEnd(Text))
       return Line;
-    if (!Text.empty() && !Text.starts_with("\n")) {
-      if (!Text.starts_with("//"))
-        return Line;
-      size_t LineEnd = Text.find('\n');
-      if (Text.take_front(LineEnd).rtrim("\r").ends_with("\\"))
-        return Line;
-      Text = LineEnd == StringRef::npos ? StringRef() : Text.drop_front(LineEnd);
-    }
     Line.Kind = LineKind::Include;
     Line.Spelling = "#include " + HeaderName.str();
     return Line;
@@ -132,30 +140,23 @@ static std::optional<std::string> readUsingNamespace(StringRef &Text) {
       Rest.find_if_not([](char C) { return isAlnum(C) || C == '_' || C == ':'; });
   StringRef Name = Rest.take_front(NameEnd);
   Rest = Rest.drop_front(NameEnd);
-  if (Name.empty() || !Word(";"))
+  if (Name.empty() || !Word(";") || !onlyCommentToLineEnd(Rest))
     return std::nullopt;
-  if (!skipBlanks(Rest, Crossed) || Crossed)
-    return std::nullopt;
-  if (Rest.starts_with("//")) {
-    size_t LineEnd = Rest.find('\n');
-    if (Rest.take_front(LineEnd).rtrim("\r").ends_with("\\"))
-      return std::nullopt;
-    Rest = LineEnd == StringRef::npos ? StringRef() : Rest.drop_front(LineEnd);
-  }
-  if (!Rest.empty() && !Rest.starts_with("\n") && !Rest.starts_with("\r\n"))
-    return std::nullopt;
-  if (Rest.starts_with("\r"))
-    Rest = Rest.drop_front();
   Text = Rest;
   return ("using namespace " + Name + ";").str();
+}
+
+size_t balancedLineCount(const LeadingIncludeBlock &Block, size_t AtMost) {
+  size_t Count = std::min(AtMost, Block.Lines.size());
+  while (Count && !Block.Balanced[Count - 1])
+    --Count;
+  return Count;
 }
 
 /// The lines up to the last one where every conditional is closed: a
 /// block cut inside a conditional would leave the unit's own parse in it.
 static LeadingIncludeBlock balancedPrefix(LeadingIncludeBlock Lines) {
-  size_t Keep = Lines.Lines.size();
-  while (Keep && !Lines.Balanced[Keep - 1])
-    --Keep;
+  size_t Keep = balancedLineCount(Lines, SIZE_MAX);
   Lines.Lines.resize(Keep);
   Lines.Ends.resize(Keep);
   Lines.Balanced.resize(Keep);
@@ -169,6 +170,12 @@ LeadingIncludeBlock leadingIncludes(StringRef Source) {
   if (Text.starts_with("\xEF\xBB\xBF"))
     Text = Text.drop_front(3);
   unsigned Depth = 0;
+  // A line ends where Text now is (past its newline, if any).
+  auto Record = [&](std::string Spelling) {
+    Lines.Lines.push_back(std::move(Spelling));
+    Lines.Ends.push_back(Source.size() - Text.size() + (Text.starts_with("\n") ? 1 : 0));
+    Lines.Balanced.push_back(Depth == 0);
+  };
   for (;;) {
     bool Crossed;
     if (!skipBlanks(Text, Crossed))
@@ -197,9 +204,7 @@ LeadingIncludeBlock leadingIncludes(StringRef Source) {
       std::optional<std::string> Using = readUsingNamespace(Text);
       if (!Using)
         return balancedPrefix(std::move(Lines));
-      Lines.Lines.push_back(std::move(*Using));
-      Lines.Ends.push_back(Source.size() - Text.size() + (Text.starts_with("\n") ? 1 : 0));
-      Lines.Balanced.push_back(Depth == 0);
+      Record(std::move(*Using));
       continue;
     }
     Text = Text.drop_front();
@@ -212,9 +217,7 @@ LeadingIncludeBlock leadingIncludes(StringRef Source) {
       Lines.BeforeConditional = std::min(Lines.BeforeConditional, Lines.Lines.size());
     Depth += Line.Kind == LineKind::Open;
     Depth -= Line.Kind == LineKind::Close;
-    Lines.Lines.push_back(std::move(Line.Spelling));
-    Lines.Ends.push_back(Source.size() - Text.size() + (Text.starts_with("\n") ? 1 : 0));
-    Lines.Balanced.push_back(Depth == 0);
+    Record(std::move(Line.Spelling));
   }
 }
 

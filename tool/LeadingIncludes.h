@@ -11,9 +11,9 @@
 // the include before it: ggml's `using namespace cub;`), or conditionals
 // holding only such lines (`#ifdef GGML_CUDA_USE_CUB` / `#include
 // <cub/cub.cuh>` / `#endif`), up to the first line that is anything else
-// (other code, a `#pragma`, `#include_next`,
-// `#import`, an `#include` of a macro, a line continued with a backslash)
-// and back to where every conditional is closed. The block is a prefix of
+// (other code, a `#pragma`, `#include_next`, `#import`, an `#include` of a
+// macro, a line continued with a backslash) and back to where every
+// conditional is closed. The block is a prefix of
 // the unit's text, so a PCH of it leaves the preprocessor exactly where the
 // unit's own parse of those lines would. A conditional whose branch depends
 // on the arch cannot be in a PCH: the arch-pass planner (SkippedWarpCode.h)
@@ -53,8 +53,13 @@ struct LeadingIncludeBlock {
   size_t BeforeConditional = SIZE_MAX;
 };
 
-/// The leading `#include`, `#define` and `#undef` lines of \p Source.
+/// The leading block of \p Source: its `#include`, `#define`, `#undef` and
+/// `using namespace` lines and whole conditionals of them.
 LeadingIncludeBlock leadingIncludes(llvm::StringRef Source);
+
+/// The most lines of \p Block, at most \p AtMost, after which every
+/// conditional is closed: how much of it a PCH may hold.
+size_t balancedLineCount(const LeadingIncludeBlock &Block, size_t AtMost);
 
 /// The first \p Count lines joined as the text of a file (one per line).
 std::string leadingIncludesText(const std::vector<std::string> &Lines, size_t Count);

@@ -136,11 +136,8 @@ LeadingBlock leadingBlock(const FrontendInputFile &Input, FileManager &Files, si
   if (!Buffer)
     return Block;
   LeadingIncludeBlock Found = leadingIncludes((*Buffer)->getBuffer());
-  size_t Count = std::min(MaxLines, Found.Lines.size());
-  if (StopAtConditional)
-    Count = std::min(Count, Found.BeforeConditional);
-  while (Count && !Found.Balanced[Count - 1])
-    --Count;
+  size_t Count = balancedLineCount(
+      Found, StopAtConditional ? std::min(MaxLines, Found.BeforeConditional) : MaxLines);
   if (!Count)
     return Block;
   Block.HasConditional = Found.BeforeConditional < Count;

@@ -1211,13 +1211,14 @@ int main(int argc, const char **argv) {
       sys::fs::make_absolute(Path);
       AbsolutePaths.push_back(Path.str().str());
     }
-    // Start the longest units first (UnitTimes.h), by the times the last
-    // run recorded in the cache directory; unless that directory is not to
-    // be touched at all.
-    std::string TimesDir = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
+    // The cache directory holds the unit times, the PCHs and their budget
+    // (and the result cache). Start the longest units first (UnitTimes.h),
+    // by the times the last run recorded there; unless that directory is
+    // not to be touched at all.
+    std::string CacheDirectory = CacheDir.empty() ? warp_tidy::defaultCacheDir() : CacheDir;
     std::optional<warp_tidy::UnitTimes> Times;
-    if ((!NoCache || !NoPch) && !TimesDir.empty())
-      Times.emplace(TimesDir);
+    if ((!NoCache || !NoPch) && !CacheDirectory.empty())
+      Times.emplace(CacheDirectory);
     std::vector<std::optional<double>> Last(ToAnalyse.size());
     if (Times)
       for (size_t N = 0; N < ToAnalyse.size(); ++N)
@@ -1241,7 +1242,7 @@ int main(int argc, const char **argv) {
         Seen.push_back(Last[N].has_value());
       }
       size_t FullBlocks =
-          NoPch ? 0 : warp_tidy::wholeBlockPchBudget(TimesDir, *CacheBytes);
+          NoPch ? 0 : warp_tidy::wholeBlockPchBudget(CacheDirectory, *CacheBytes);
       PchLines = warp_tidy::pchLinesForRun(Blocks, Dirs, Seen, AbsolutePaths, FullBlocks);
     }
     if (Times && ToAnalyse.size() > 1) {
@@ -1363,8 +1364,8 @@ int main(int argc, const char **argv) {
     // the result cache.
     if (Cache)
       Cache->evict();
-    else if (!NoPch && !TimesDir.empty())
-      warp_tidy::ResultCache(TimesDir, *CacheBytes).evict();
+    else if (!NoPch && !CacheDirectory.empty())
+      warp_tidy::ResultCache(CacheDirectory, *CacheBytes).evict();
   }
   PrintFinished();
   bool ToolErrors = llvm::any_of(States, [](const FileState &S) { return S.Failed; });

@@ -81,6 +81,7 @@ TEST(LeadingIncludes, UsingNamespaceGoesWithItsInclude) {
             (Lines{"#include \"mean.cuh\"", "#ifdef USE_CUB", "#include <cub/cub.cuh>",
                    "using namespace cub;", "#endif"}));
   EXPECT_EQ(leadingIncludes("#include <a>\nusing namespace a::b;\n#include <c>\n").size(), 3u);
+  EXPECT_EQ(leadingIncludes("#include <a>\r\nusing namespace a;\r\n#include <c>\r\n").size(), 3u);
   // Anything more is code: the block ends before it.
   EXPECT_EQ(leadingIncludes("#include <a>\nusing namespace a; int x;\n"), (Lines{"#include <a>"}));
   EXPECT_EQ(leadingIncludes("#include <a>\nusing namespace std::placeholders = x;\n"),

@@ -154,6 +154,7 @@ llvm::BitVector FunctionUniformity::Impl::divergentControls(const CFGBlock *B) c
   return V;
 }
 
+/// Divergent branches after which lanes meet again, controlling \p B.
 llvm::BitVector FunctionUniformity::Impl::rejoiningControls(unsigned BlockID) const {
   llvm::BitVector V = Controls[BlockID];
   V &= Divergent;
