@@ -3,6 +3,8 @@
 #include "SkippedWarpCode.h"
 #include "analysis/ArchConditions.h"
 #include "analysis/CollectiveCalls.h"
+#include "analysis/InlinePtx.h"
+#include "analysis/ThreadIndex.h"
 #include "analysis/WarpIntrinsics.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -23,9 +25,66 @@ bool namesWarpLibrary(llvm::StringRef Name) {
       "cub",           "WarpReduce",       "WarpScan",         "WarpExchange",
       "WarpLoad",      "WarpStore",        "WarpMergeSort",    "tiled_partition",
       "coalesced_threads", "thread_block_tile", "coalesced_group", "labeled_partition",
-      "binary_partition",  "wmma",             "asm",              "__asm__",
-      "__asm"};
+      "binary_partition",  "wmma"};
   return Names.contains(Name);
+}
+
+bool isAsmKeyword(llvm::StringRef Name) {
+  return Name == "asm" || Name == "__asm__" || Name == "__asm";
+}
+
+/// Whether inline PTX with this template can change what a check reports:
+/// it holds a collective that the checks' own PTX reader maps onto an
+/// intrinsic, or reads a lane-varying register (%laneid, %tid, ...) that the
+/// uniformity analysis reads. Any other asm (mma.sync, ldmatrix, cvt, ld)
+/// computes its outputs from its operands: scalar code to the analysis, as
+/// arithmetic in a skipped branch is.
+bool asmTemplateMattersToChecks(llvm::StringRef Template) {
+  if (isLaneVaryingAsm(Template.data(), Template.size()))
+    return true;
+  return llvm::any_of(parseInlinePtxCollectives(Template),
+                      [](const PtxCollective &C) { return C.Equivalent != nullptr; });
+}
+
+/// The template of the asm statement whose keyword ends at \p After, when
+/// it is written as plain string literals (after `volatile`, `goto` or
+/// `inline`): their contents, concatenated, with escapes decoded. Anything
+/// else (a macro, a prefixed or raw literal, text this cannot follow) gives
+/// std::nullopt, and the statement counts as warp code.
+std::optional<std::string> literalAsmTemplate(const SourceManager &SM, FileID File,
+                                              llvm::StringRef Buffer, unsigned After,
+                                              const LangOptions &LangOpts) {
+  Lexer L(SM.getLocForStartOfFile(File), LangOpts, Buffer.begin(), Buffer.begin() + After,
+          Buffer.end());
+  L.SetCommentRetentionState(false);
+  Token T;
+  do
+    L.LexFromRawLexer(T);
+  while (T.is(tok::raw_identifier) &&
+         llvm::is_contained({"volatile", "__volatile__", "__volatile", "goto", "inline"},
+                            T.getRawIdentifier()));
+  if (T.isNot(tok::l_paren))
+    return std::nullopt;
+  std::string Template;
+  bool AnyLiteral = false;
+  for (L.LexFromRawLexer(T); T.is(tok::string_literal); L.LexFromRawLexer(T)) {
+    llvm::StringRef Spelling(T.getLiteralData(), T.getLength());
+    if (Spelling.size() < 2 || !Spelling.starts_with("\"") || !Spelling.ends_with("\""))
+      return std::nullopt;
+    Spelling = Spelling.drop_front().drop_back();
+    for (size_t I = 0; I < Spelling.size(); ++I) {
+      char C = Spelling[I];
+      if (C == '\\' && I + 1 < Spelling.size()) {
+        char Escaped = Spelling[++I];
+        C = Escaped == 'n' ? '\n' : Escaped == 't' ? '\t' : Escaped;
+      }
+      Template += C;
+    }
+    AnyLiteral = true;
+  }
+  if (!AnyLiteral || !T.isOneOf(tok::colon, tok::coloncolon, tok::r_paren))
+    return std::nullopt;
+  return Template;
 }
 
 bool namesWarpIntrinsic(llvm::StringRef Name) {
@@ -61,7 +120,7 @@ llvm::StringRef calleeName(const CallExpr *Call) {
 }
 
 /// Names of user functions that may reach a warp collective: those calling
-/// one (or holding inline asm) and, transitively, their callers. By name,
+/// one (or holding inline asm that matters to the checks) and, transitively, their callers. By name,
 /// which over-approximates (overloads, methods of other classes): towards
 /// running the extra pass.
 class WarpReach : public RecursiveASTVisitor<WarpReach> {
@@ -121,8 +180,9 @@ private:
         Callees.insert(Name);
       return true;
     }
-    bool VisitAsmStmt(AsmStmt *) {
-      Direct = true;
+    bool VisitAsmStmt(AsmStmt *Asm) {
+      const auto *Gcc = dyn_cast<GCCAsmStmt>(Asm);
+      Direct |= !Gcc || asmTemplateMattersToChecks(Gcc->getAsmString());
       return true;
     }
   };
@@ -210,6 +270,12 @@ SkippedWarpCode::Tokens SkippedWarpCode::lex(FileID File, unsigned Begin, unsign
       llvm::StringRef Name = T.getRawIdentifier();
       if (namesWarpIntrinsic(Name) || namesWarpLibrary(Name))
         Out.Direct.push_back(OffsetOf(T));
+      else if (isAsmKeyword(Name)) {
+        std::optional<std::string> Template =
+            literalAsmTemplate(SM, File, Buffer, OffsetOf(T) + T.getLength(), PP.getLangOpts());
+        if (!Template || asmTemplateMattersToChecks(*Template))
+          Out.Direct.push_back(OffsetOf(T));
+      }
     }
     Previous = T;
     HavePrevious = true;

@@ -5,10 +5,15 @@
 // only where that skipped text holds warp code; this finds it, on the raw
 // text and pass 1's AST:
 //
-//   * a warp intrinsic, `asm`, or a warp library name (cub, WarpReduce,
+//   * a warp intrinsic or a warp library name (cub, WarpReduce,
 //     tiled_partition, ...) is warp code outright;
+//   * `asm` is warp code unless its template is plain string literals in
+//     which the checks' own PTX reader finds no collective and no
+//     lane-varying register (`mma.sync`, `ldmatrix`, `cvt`: outputs computed
+//     from operands, scalar code to the analysis);
 //   * `name(` is warp code when a user function of that name may reach a
-//     warp collective (it calls one, holds asm, or calls such a function);
+//     warp collective (it calls one, holds asm that matters by the same
+//     rule, or calls such a function);
 //   * `#include` may bring in anything: warp code;
 //   * `#define NAME` / `#undef NAME` changes other code only through NAME:
 //     warp code when NAME was ever a macro in this pass (its expansions may
