@@ -233,9 +233,12 @@ cl::opt<std::string> CacheDir(
     cl::value_desc("dir"), cl::cat(Category));
 cl::opt<std::string> CacheSize(
     "cache-size",
-    cl::desc("Size bound of the cache directory, e.g. 512M or 2G (default 512M); "
+    cl::desc("Size bound of the cache directory, e.g. 512M or 2G (default 2G); "
              "the least recently used entries are evicted."),
-    cl::init("512M"), cl::cat(Category));
+    // Precompiled leading blocks are 20-50 MB each and half of the bound
+    // goes to them: 2G gives about 45 units their own, enough for a project
+    // of ggml-cuda's size to reach its steady state (docs/evaluation.md).
+    cl::init("2G"), cl::cat(Category));
 cl::opt<std::string> MaxFileSize(
     "max-file-size",
     cl::desc("Refuse input files larger than this, e.g. 64M or 1G (default 64M; 0: no "
