@@ -120,9 +120,9 @@ llvm::StringRef calleeName(const CallExpr *Call) {
 }
 
 /// Names of user functions that may reach a warp collective: those calling
-/// one (or holding inline asm that matters to the checks) and, transitively, their callers. By name,
-/// which over-approximates (overloads, methods of other classes): towards
-/// running the extra pass.
+/// one (or holding inline asm that matters to the checks) and, transitively,
+/// their callers. By name, which over-approximates (overloads, methods of
+/// other classes): towards running the extra pass.
 class WarpReach : public RecursiveASTVisitor<WarpReach> {
 public:
   explicit WarpReach(const SourceManager &SM) : SM(SM) {}
