@@ -163,7 +163,8 @@ bool FunctionUniformity::Impl::run() {
   while (true) {
     TaintLog.clear();
     TaintChanged = false;
-    ProvedUniformBranch = false;
+    LockstepLog.clear();
+    LockstepChanged = false;
     ++Rounds;
     solveValues();
     if (!updateDivergence() || roundWouldRepeat())
@@ -171,6 +172,7 @@ bool FunctionUniformity::Impl::run() {
   }
   LogTaint = false;
   TaintLog.shrink_and_clear();
+  LockstepLog.shrink_and_clear();
   solveLaneSets();
   solveMustSets();
   collectSites();

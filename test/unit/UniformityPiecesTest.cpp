@@ -324,6 +324,37 @@ TEST(UniformityPieces, SymbolicView) {
   EXPECT_FALSE(F->P->Divergent.test(F->blockOf(F->C.Ifs[0])));
   EXPECT_TRUE(F->P->Divergent.test(F->blockOf(F->C.Ifs[1])));
   EXPECT_FALSE(F->P->Divergent.test(F->blockOf(F->C.Ifs[2])));
+  // The proofs read no induction variable, so the round that found the
+  // second branch divergent is not run again to confirm them.
+  EXPECT_EQ(F->P->Rounds, 1u);
+}
+
+// Uniformity.cpp, roundWouldRepeat(): a proof that leans on an induction
+// variable moving in lockstep is asked again once a branch controlling its
+// writes is found divergent, even when no taint() answer changed (an exit
+// branch taints nothing).
+TEST(UniformityPieces, ProofsReadingLockstepAreConfirmed) {
+  // Blocks are visited from the end of the function, so the first round
+  // asks about the loop before it finds the exit branch divergent.
+  auto F = analyse(R"cuda(
+    __global__ void k(int n) {
+      if (threadIdx.x & 1)
+        return;
+      for (int i = threadIdx.x >> 2; i < (n / 8) * 8; i += 8)
+        use(i);
+    })cuda", "k");
+  ASSERT_TRUE(F);
+  ASSERT_EQ(F->C.Fors.size(), 1u);
+  ASSERT_EQ(F->C.Ifs.size(), 1u);
+  EXPECT_TRUE(F->P->Divergent.test(F->blockOf(F->C.Ifs[0])));
+  // Without the exit, the prover clears `i < (n / 8) * 8` (groups of 4
+  // lanes, stepping by 8 groups in lockstep). Here the first round's proof
+  // leaned on `i` starting in lockstep, which the divergent exit before it
+  // makes false (the analysis no longer counts the lanes that left), so
+  // another round ran and the condition is divergent, as it was before
+  // rounds were skipped.
+  EXPECT_TRUE(F->P->Divergent.test(F->blockOf(F->C.Fors[0])));
+  EXPECT_GE(F->P->Rounds, 2u);
 }
 
 // IndexForms.cpp: how expressions relate to the lane, and lane splits.

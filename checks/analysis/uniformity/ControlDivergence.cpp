@@ -191,7 +191,6 @@ bool FunctionUniformity::Impl::updateDivergence() {
     // actually evaluate the condition differently.
     if ((D & ThreadVarying) && !Divergent.test(B->getBlockID()) &&
         provedUniform(B->getBlockID(), Cond, End, 32)) {
-      ProvedUniformBranch = true;
       BranchDeps[B->getBlockID()] = D & ~ThreadVarying;
       continue;
     }

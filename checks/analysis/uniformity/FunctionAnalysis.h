@@ -198,9 +198,13 @@ struct FunctionUniformity::Impl {
   mutable bool TaintChanged = false;
   bool LogTaint = false; ///< only while run() iterates
   unsigned Rounds = 0;   ///< rounds run() ran (for tests)
-  /// updateDivergence() took a thread-varying branch as uniform because
-  /// the prover said so (the proof reads Divergent: not repeatable).
-  bool ProvedUniformBranch = false;
+  /// Every writesInLockstep() answer given during one round, by induction
+  /// variable: the prover's only read of Divergent, so a proof that a
+  /// thread-varying branch is uniform holds again in the next round when
+  /// these answers do (see roundWouldRepeat()). LockstepChanged: one
+  /// variable got two answers within the round.
+  mutable llvm::DenseMap<const clang::VarDecl *, bool> LockstepLog;
+  mutable bool LockstepChanged = false;
 
   /// True when a further round of solveValues() and updateDivergence()
   /// would give the same states, branch dependencies and divergent set as
@@ -277,9 +281,12 @@ struct FunctionUniformity::Impl {
 
   const Induction &induction(const clang::VarDecl *V);
 
-  /// Every write of an induction variable runs in lockstep: no divergent
-  /// branch controls it, so all lanes of a warp apply the same steps.
-  bool writesInLockstep(const Induction &I) const;
+  /// Every write of the induction variable \p V (induction(V) was asked
+  /// first) runs in lockstep: no divergent branch controls it, so all
+  /// lanes of a warp apply the same steps.
+  bool writesInLockstep(const clang::VarDecl *V) const;
+  /// The same answer, not logged (roundWouldRepeat() asks it again).
+  bool writesConverged(const clang::VarDecl *V) const;
 
   struct SymbolicView;
 

@@ -106,9 +106,11 @@ const FunctionUniformity::Impl::Induction &FunctionUniformity::Impl::induction(c
   return Inductions[V] = std::move(I);
 }
 
-/// Every write of an induction variable runs in lockstep: no divergent
-/// branch controls it, so all lanes of a warp apply the same steps.
-bool FunctionUniformity::Impl::writesInLockstep(const Induction &I) const {
+bool FunctionUniformity::Impl::writesConverged(const VarDecl *V) const {
+  auto Found = Inductions.find(V);
+  if (Found == Inductions.end())
+    return false;
+  const Induction &I = Found->second;
   auto Converged = [&](const Stmt *S) {
     auto It = BlockOf.find(S);
     if (It == BlockOf.end())
@@ -123,6 +125,16 @@ bool FunctionUniformity::Impl::writesInLockstep(const Induction &I) const {
     if (!Converged(Step.second))
       return false;
   return true;
+}
+
+bool FunctionUniformity::Impl::writesInLockstep(const VarDecl *V) const {
+  bool R = writesConverged(V);
+  if (LogTaint) {
+    auto [Logged, New] = LockstepLog.try_emplace(V, R);
+    if (!New && Logged->second != R)
+      LockstepChanged = true;
+  }
+  return R;
 }
 
 bool FunctionUniformity::Impl::SymbolicView::isUniform(const Expr *E) {
@@ -169,7 +181,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
         return R;
   if (P.isMutated(V)) {
     const Induction &I = P.induction(V);
-    if (I.Valid && P.writesInLockstep(I))
+    if (I.Valid && P.writesInLockstep(V))
       if (TermRef Value = inductionValue(V, I, W, T))
         return Value;
   }

@@ -62,13 +62,17 @@ bool FunctionUniformity::Impl::roundWouldRepeat() const {
   // whose every taint() question gets the same answer under the grown set
   // repeats the last round's computation step for step: the same states,
   // the same branch conditions' dependencies. Its updateDivergence() then
-  // finds every thread-varying branch already divergent, unless the last
-  // round let the prover clear one: the proof reads Divergent too
-  // (writesInLockstep), so it might fail now.
-  if (TaintChanged || ProvedUniformBranch)
+  // finds every thread-varying branch already divergent, or cleared by the
+  // prover again: a proof reads the states (the same) and Divergent only
+  // through writesInLockstep(), so it holds again when those answers are
+  // the same under the grown set too.
+  if (TaintChanged || LockstepChanged)
     return false;
   for (const auto &[Question, Answer] : TaintLog)
     if (taintUnder(*this, Question.first, Question.second) != Answer)
+      return false;
+  for (const auto &[V, Answer] : LockstepLog)
+    if (writesConverged(V) != Answer)
       return false;
   return true;
 }
