@@ -298,7 +298,7 @@ void MissingArchGuardCheck::reportMissingGuards() {
           std::string MaskText = Lexer::getSourceText(
               CharSourceRange::getTokenRange(S.Call->getArg(0)->getSourceRange()), SM,
               getLangOpts()).str();
-          std::optional<uint32_t> MaskValue = evaluateMask(S.Call->getArg(0), *Ctx);
+          std::optional<uint32_t> MaskValue = resolveMaskConstant(S.Call->getArg(0), *Ctx);
           std::string Fallback = reductionFallback(S.Intrinsic->Name, X, MaskText,
                                                    MaskValue && *MaskValue == 0xffffffffu);
           D << FixItHint::CreateInsertion(Start, "#if __CUDA_ARCH__ >= " +

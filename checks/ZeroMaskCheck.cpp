@@ -64,10 +64,16 @@ void ZeroMaskCheck::checkCollective(const WarpCollective &Collective,
       << Collective.displayName() << describeKind(Collective.Intrinsic->Kind)
       << Collective.maskRange();
 
-  if (Collective.Mask.E)
-    if (const NamedDecl *Source = namedSourceOfMask(Collective.Mask.E))
-      diag(Source->getLocation(), "%0 is defined as 0 here", DiagnosticIDs::Note)
-          << Source;
+  if (!Collective.Mask.E)
+    return;
+  // A plain local is the mask because nothing writes it after its
+  // initialiser: say so, since that is what made it a constant.
+  if (const VarDecl *Local = maskConstantThroughLocal(Collective.Mask.E, *Result.Context))
+    diag(Local->getLocation(), "%0 is initialised to 0 here and never written afterwards",
+         DiagnosticIDs::Note)
+        << Local;
+  else if (const NamedDecl *Source = namedSourceOfMask(Collective.Mask.E))
+    diag(Source->getLocation(), "%0 is defined as 0 here", DiagnosticIDs::Note) << Source;
 }
 
 } // namespace warp_tidy

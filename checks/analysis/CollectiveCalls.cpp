@@ -2,6 +2,7 @@
 
 #include "CollectiveCalls.h"
 #include "AstQueries.h"
+#include "LocalWrites.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -96,6 +97,36 @@ std::optional<uint32_t> evaluateMask(const Expr *Mask, const ASTContext &Ctx) {
   // The intrinsics take `unsigned int`: a wider constant is truncated by the
   // implicit conversion exactly as here.
   return static_cast<uint32_t>(Value->extOrTrunc(32).getZExtValue());
+}
+
+/// The next expression to fold when \p Mask names a local that is
+/// initialised once and never written afterwards, else null.
+static const VarDecl *writeOnceLocal(const Expr *Mask) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Mask->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) || !Var->getInit() ||
+      Var->getType().isVolatileQualified())
+    return nullptr;
+  // Any write or escape in the function makes the value unknown.
+  return singleAssignmentInit(Var) ? Var : nullptr;
+}
+
+std::optional<uint32_t> resolveMaskConstant(const Expr *Mask, const ASTContext &Ctx) {
+  for (unsigned Depth = 0; Mask && Depth < 4; ++Depth) {
+    if (std::optional<uint32_t> V = evaluateMask(Mask, Ctx))
+      return V;
+    const VarDecl *Var = writeOnceLocal(Mask);
+    if (!Var)
+      return std::nullopt;
+    Mask = Var->getInit();
+  }
+  return std::nullopt;
+}
+
+const VarDecl *maskConstantThroughLocal(const Expr *Mask, const ASTContext &Ctx) {
+  if (!Mask || evaluateMask(Mask, Ctx) || !resolveMaskConstant(Mask, Ctx))
+    return nullptr;
+  return writeOnceLocal(Mask);
 }
 
 } // namespace warp_tidy

@@ -22,6 +22,7 @@ class ASTContext;
 class CallExpr;
 class Expr;
 class FunctionDecl;
+class VarDecl;
 } // namespace clang
 
 namespace warp_tidy {
@@ -50,6 +51,21 @@ std::optional<CollectiveCall> recogniseCollective(const clang::CallExpr *Call);
 /// Template-dependent or runtime masks give std::nullopt.
 std::optional<uint32_t> evaluateMask(const clang::Expr *Mask,
                                      const clang::ASTContext &Ctx);
+
+/// The constant value of a mask argument: what evaluateMask folds, plus
+/// local variables initialised with a constant and never written or
+/// escaping afterwards (`unsigned mask = 0xffffffff;`, `uint32_t m{0};`),
+/// followed through a few such copies. Every check that asks "is this mask
+/// a constant" asks this, so a mask spelled through a plain local is judged
+/// the same everywhere.
+std::optional<uint32_t> resolveMaskConstant(const clang::Expr *Mask,
+                                            const clang::ASTContext &Ctx);
+
+/// The local variable whose initialiser resolveMaskConstant() read for \p
+/// Mask, when the mask is not itself a constant expression (a `const`
+/// variable counts as one): where a report has to send the user.
+const clang::VarDecl *maskConstantThroughLocal(const clang::Expr *Mask,
+                                               const clang::ASTContext &Ctx);
 
 } // namespace warp_tidy
 

@@ -119,7 +119,7 @@ const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext 
     // lanes) moves it elsewhere, and such a tree has a bug of its own
     // (warp-shfl-source-outside-mask); it is not judged here.
     if (!C->hasImplicitFullMask()) {
-      std::optional<uint32_t> Mask = evaluateMask(C->maskArg(), Ctx);
+      std::optional<uint32_t> Mask = resolveMaskConstant(C->maskArg(), Ctx);
       if (!Mask || *Mask != 0xffffffffu)
         return;
     }

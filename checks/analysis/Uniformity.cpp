@@ -270,26 +270,4 @@ void FunctionUniformity::dump(llvm::raw_ostream &OS) const {
   }
 }
 
-//===----------------------------------------------------------------------===//
-// Masks
-//===----------------------------------------------------------------------===//
-
-std::optional<uint32_t> resolveMaskConstant(const Expr *Mask, ASTContext &Ctx) {
-  for (unsigned Depth = 0; Mask && Depth < 4; ++Depth) {
-    if (std::optional<uint32_t> V = evaluateMask(Mask, Ctx))
-      return V;
-    // `unsigned mask = 0xffffffff;` (not const): constant when never written.
-    const auto *Ref = dyn_cast<DeclRefExpr>(Mask->IgnoreParenImpCasts());
-    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) || !Var->getInit() ||
-        Var->getType().isVolatileQualified())
-      return std::nullopt;
-    // Any write or escape in the function makes the value unknown.
-    if (!singleAssignmentInit(Var))
-      return std::nullopt;
-    Mask = Var->getInit();
-  }
-  return std::nullopt;
-}
-
 } // namespace warp_tidy

@@ -325,10 +325,6 @@ private:
   llvm::DenseMap<const clang::Stmt *, std::unique_ptr<LocalWriteFacts>> WriteFacts;
 };
 
-/// The constant value of a mask argument: what evaluateMask folds, plus
-/// local variables initialised once with a constant and never written.
-std::optional<uint32_t> resolveMaskConstant(const clang::Expr *Mask, clang::ASTContext &Ctx);
-
 /// The size of the cooperative-groups tile \p Object (an expression of type
 /// thread_block_tile<N, ...>), or 0 when it is not a statically sized tile.
 unsigned tileSizeOf(const clang::Expr *Object);

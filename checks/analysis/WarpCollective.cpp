@@ -36,7 +36,7 @@ std::string WarpCollective::displayName() const {
 std::optional<uint32_t> WarpCollective::maskConstant(const ASTContext &Ctx) const {
   if (Mask.Immediate)
     return static_cast<uint32_t>(*Mask.Immediate);
-  return evaluateMask(Mask.E, Ctx);
+  return resolveMaskConstant(Mask.E, Ctx);
 }
 
 SourceLocation WarpCollective::operandLoc(const CollectiveOperand &Op) const {

@@ -77,7 +77,8 @@ struct WarpCollective {
   /// How messages name it: "__shfl_xor_sync", or "inline PTX
   /// 'shfl.sync.bfly.b32'".
   std::string displayName() const;
-  /// The mask's value when an immediate or a constant expression.
+  /// The mask's value when an immediate, a constant expression or a local
+  /// initialised with one and never written (resolveMaskConstant()).
   std::optional<uint32_t> maskConstant(const clang::ASTContext &Ctx) const;
   /// Where the mask is written: its expression, or for an immediate the
   /// template; the statement when the mask is implicit.

@@ -62,3 +62,49 @@ __global__ void mustStaySilent(int *out, unsigned runtimeMask, int v) {
   out[7] = __ballot_sync(zeroAtRuntime + 1, v);
   out[8] = voteTemplate<0xffffffffu>(v);
 }
+
+// A plain (not const) local is still a constant mask when nothing writes it
+// after its initialiser: cugraph's transform_e packed predicates with
+// `uint32_t mask{0}; __ballot_sync(mask, predicate);` (fixed upstream).
+__global__ void mustFlagPlainLocals(unsigned *out, const int *in, int n) {
+  unsigned none = 0;
+  out[0] = __ballot_sync(none, in[0] > 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: __ballot_sync is called with a mask that is always 0{{.*}}[warp-zero-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:12: note: 'none' is initialised to 0 here and never written afterwards
+  for (int word = blockIdx.x; word < n; word += gridDim.x) {
+    unsigned mask{0};
+    int predicate = in[word * 32 + threadIdx.x % 32] > 0;
+    __ballot_sync(mask, predicate);
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: __ballot_sync is called with a mask that is always 0{{.*}}[warp-zero-mask]
+    // CHECK-MESSAGES: :[[@LINE-4]]:14: note: 'mask' is initialised to 0 here and never written afterwards
+    if (threadIdx.x % 32 == 0)
+      out[word] = mask;
+  }
+  unsigned first = 0;
+  unsigned copy = first;
+  out[1] = __any_sync(copy, in[1]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: __any_sync is called with a mask that is always 0{{.*}}[warp-zero-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:12: note: 'copy' is initialised to 0 here and never written afterwards
+}
+
+__device__ void fillMask(unsigned *m) { *m = 0xffffffffu; }
+
+// A local that starts at 0 and is then built up, or handed to code that may
+// write it, is not a constant mask.
+__global__ void mustStaySilentPlainLocals(unsigned *out, const int *in) {
+  unsigned built = 0;
+  if (in[0] > 0)
+    built = 0xffffffffu;
+  out[0] = __ballot_sync(built, in[1] > 0);
+  unsigned grown = 0;
+  grown |= 0xffffffffu;
+  out[1] = __ballot_sync(grown, in[2] > 0);
+  unsigned filled = 0;
+  fillMask(&filled);
+  out[2] = __ballot_sync(filled, in[3] > 0);
+  unsigned fromAsm = 0;
+  asm volatile("activemask.b32 %0;" : "=r"(fromAsm));
+  out[3] = __any_sync(fromAsm, in[4]);
+  unsigned full = 0xffffffffu;
+  out[4] = __ballot_sync(full, in[5] > 0);
+}
