@@ -128,18 +128,23 @@ void ActivemaskSyncMaskCheck::checkCall(const CallExpr *Call, const FunctionDecl
     Mask = Collective->maskArg();
     Intrinsic = Collective->Intrinsic;
   } else if (const FunctionDecl *Callee = Call->getDirectCallee()) {
-    // A wrapper whose collective takes its mask from a parameter: the
-    // argument is the mask, as if written here.
+    // A wrapper whose collective computes its mask from a parameter (the
+    // parameter itself, or a value the wrapper derives from it, such as a
+    // peer-group loop's `unclaimed ^= group`): the argument is where the
+    // mask comes from, as if written here.
     const FunctionSummary *Sum = nullptr;
     if (!Callee->isDependentContext())
       Sum = analysisCache(*Result.Context).summary(Callee);
-    if (!Sum || Sum->MaskParameter < 0 ||
-        static_cast<unsigned>(Sum->MaskParameter) >= Call->getNumArgs())
+    if (!Sum || !Sum->MaskSources)
       return;
-    Mask = Call->getArg(Sum->MaskParameter);
-    Intrinsic = Sum->MaskWitnessIntrinsic;
+    for (unsigned P = 0; P < Call->getNumArgs() && P < Callee->getNumParams(); ++P)
+      if (Sum->MaskSources & parameterDep(P)) {
+        Mask = Call->getArg(P);
+        break;
+      }
+    Intrinsic = Sum->MaskSourceIntrinsic;
     Wrapper = Callee;
-    Inside = Sum->MaskWitness;
+    Inside = Sum->MaskSourceWitness;
   }
   if (!Mask || !Intrinsic)
     return;
@@ -236,7 +241,7 @@ void ActivemaskSyncMaskCheck::judgeMask(const Stmt *At, const Expr *Mask, std::s
       << describeKind(Kind) << Mask->getSourceRange();
   if (Wrapper && Inside)
     diag(Result.SourceManager->getFileLoc(Inside->getBeginLoc()),
-         "%0 passes the mask to this %1", DiagnosticIDs::Note)
+         "%0 uses the argument as the mask of this %1", DiagnosticIDs::Note)
         << Wrapper << Name;
   // An __activemask() returned by a helper: show where it is.
   const SourceManager &SM = *Result.SourceManager;

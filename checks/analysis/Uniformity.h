@@ -120,6 +120,10 @@ struct CollectiveSite {
   /// The mask is this function's parameter (index), not yet known: callers
   /// that pass a constant are judged with it. -1 otherwise.
   int MaskParameter = -1;
+  /// Parameters of this function the mask's value is computed from, as the
+  /// parameter bits of its ValueDeps (directly, through locals, written or
+  /// not, or through a helper's mask parameter).
+  ValueDeps MaskSources = 0;
 };
 
 /// What callers need to know about a function.
@@ -135,6 +139,14 @@ struct FunctionSummary {
   int MaskParameter = -1;
   const clang::Stmt *MaskWitness = nullptr;       ///< call or asm statement
   const WarpIntrinsic *MaskWitnessIntrinsic = nullptr;
+  /// Parameters some collective's mask is computed from, whether or not the
+  /// function writes them first (`unclaimed ^= group` in a peer-group loop):
+  /// what a caller passes there ends up in that mask, so an __activemask()
+  /// argument is as bad as one written at the collective. MaskSourceWitness
+  /// is the first such collective.
+  ValueDeps MaskSources = 0;
+  const clang::Stmt *MaskSourceWitness = nullptr;
+  const WarpIntrinsic *MaskSourceIntrinsic = nullptr;
   /// The largest group of lanes the function's collectives need converged
   /// (32 unless every one of them is a collective of a smaller tile).
   unsigned GroupSize = 32;

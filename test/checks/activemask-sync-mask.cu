@@ -52,3 +52,34 @@ __global__ void mustStaySilent(const int *in, int threshold, int *out, unsigned 
   out[4] = active.shfl(v, 0);               // cooperative groups track the active set themselves
   __syncwarp();
 }
+
+// A peer-group helper that narrows its mask parameter as it goes
+// (`unclaimed ^= group`): the argument still becomes the mask of its
+// collectives. cuml's coo_spmv passed __activemask() here inside a
+// thread-strided loop (fixed upstream).
+__device__ unsigned peerGroup(int key, unsigned unclaimed = 0xffffffffu) {
+  unsigned group = 0;
+  bool isPeer;
+  do {
+    isPeer = key == __shfl_sync(unclaimed, key, __ffs(unclaimed) - 1);
+    group = __ballot_sync(unclaimed, isPeer);
+    unclaimed ^= group;
+  } while (!isPeer);
+  return group;
+}
+
+// Overwrites its parameter before any collective: the argument is not a mask.
+__device__ unsigned resetThenVote(int key, unsigned m) {
+  m = 0xffffffffu;
+  return __ballot_sync(m, key > 0);
+}
+
+__global__ void helperDerivesItsMask(const int *keys, int n, unsigned *out) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    out[i] = peerGroup(keys[i], __activemask());
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: the mask of peerGroup comes from __activemask(), which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :[[@LINE-17]]:21: note: 'peerGroup' uses the argument as the mask of this __shfl_sync
+  // CHECK-MESSAGES: :[[@LINE-4]]:29: note: the lanes diverge here: this condition differs between the lanes of a warp
+  out[n] = peerGroup(keys[threadIdx.x]);             // the default full mask, converged here
+  out[n + 1] = resetThenVote(keys[0], __activemask()); // overwritten inside: not a mask
+}

@@ -44,7 +44,7 @@ __global__ void mustFlag(const unsigned *in, unsigned threshold, unsigned *out) 
   if (v > threshold + 3)
     out[3] = shflIdx(__activemask(), v, 0);
   // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: the mask of shflIdx comes from __activemask(){{.*}}so the shuffle is undefined for them{{.*}} [warp-activemask-sync-mask]
-  // CHECK-MESSAGES: :11:3: note: 'shflIdx' passes the mask to this inline PTX 'shfl.sync.idx.b32'
+  // CHECK-MESSAGES: :11:3: note: 'shflIdx' uses the argument as the mask of this inline PTX 'shfl.sync.idx.b32'
 }
 
 __global__ void mustStaySilent(const unsigned *in, unsigned threshold, unsigned *out,

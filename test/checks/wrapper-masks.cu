@@ -61,7 +61,7 @@ __global__ void flagActivemaskFromHelper(float *out, const float *in) {
     // CHECK-MESSAGES: :[[@LINE-4]]:7: note: the lanes diverge here
     v = shflXor(v, 1, 32, activeMask());
     // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: the mask of shflXor comes from __activemask(){{.*}}[warp-activemask-sync-mask]
-    // CHECK-MESSAGES: :13:10: note: 'shflXor<float>' passes the mask to this __shfl_xor_sync
+    // CHECK-MESSAGES: :13:10: note: 'shflXor<float>' uses the argument as the mask of this __shfl_xor_sync
     // CHECK-MESSAGES: :22:43: note: the mask is this __activemask(), returned by a helper
   }
   out[threadIdx.x] = v;

@@ -89,8 +89,10 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
       Site.Required = LaneSet(static_cast<uint32_t>(*W->Mask.Immediate));
     else if (std::optional<uint32_t> M = resolveMaskConstant(W->Mask.E, Ctx))
       Site.Required = LaneSet(*M);
-    else
+    else {
       Site.MaskParameter = unwrittenParameterIndex(W->Mask.E);
+      Site.MaskSources = W->Mask.E ? deps(W->Mask.E, S) & ~ThreadVarying : 0;
+    }
     return Site;
   }
   const auto *Call = cast<CallExpr>(At);
@@ -119,6 +121,7 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
       Site.Required = LaneSet(*M);
     } else {
       Site.MaskParameter = unwrittenParameterIndex(C->maskArg());
+      Site.MaskSources = C->maskArg() ? deps(C->maskArg(), S) & ~ThreadVarying : 0;
     }
     return Site;
   }
@@ -129,6 +132,14 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
   if (!Sum)
     return std::nullopt;
   Site.Helper = Def;
+  // What the caller's arguments bring into the helper's masks.
+  for (unsigned P = 0; P < Def->getNumParams() && P < Call->getNumArgs(); ++P)
+    if (Sum->MaskSources & parameterDep(P)) {
+      const Expr *Arg = Call->getArg(P);
+      if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
+        Arg = Default->getExpr();
+      Site.MaskSources |= deps(Arg, S) & ~ThreadVarying;
+    }
   if (Sum->RequiredLanes) {
     Site.Witness = Sum->Witness;
     Site.Intrinsic = Sum->WitnessIntrinsic;
@@ -147,8 +158,13 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
     Site.Intrinsic = Sum->MaskWitnessIntrinsic;
     if (std::optional<uint32_t> M = resolveMaskConstant(Mask, Ctx))
       Site.Required = LaneSet(*M);
-    else if ((Site.MaskParameter = unwrittenParameterIndex(Mask)) < 0)
+    else if ((Site.MaskParameter = unwrittenParameterIndex(Mask)) < 0 && !Site.MaskSources)
       return std::nullopt;
+  } else if (Sum->MaskSources) {
+    // A helper that computes its collective's mask from a parameter it
+    // also writes: the mask is known to no caller, only where it comes from.
+    Site.Witness = Sum->MaskSourceWitness;
+    Site.Intrinsic = Sum->MaskSourceIntrinsic;
   } else {
     return std::nullopt;
   }

@@ -45,6 +45,11 @@ using namespace uniformity_detail;
 
 void FunctionUniformity::Impl::summarise() {
   for (const CollectiveSite &Site : Sites) {
+    if (Site.MaskSources && !Summary.MaskSources) {
+      Summary.MaskSourceWitness = Site.Witness;
+      Summary.MaskSourceIntrinsic = Site.Intrinsic;
+    }
+    Summary.MaskSources |= Site.MaskSources;
     if (!Site.Required && Site.MaskParameter >= 0 && Site.Divergence.empty() &&
         Site.EarlyExits.empty() && Summary.MaskParameter < 0) {
       Summary.MaskParameter = Site.MaskParameter;
