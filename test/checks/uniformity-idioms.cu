@@ -203,3 +203,33 @@ __global__ void flagDownReductionIsNotHeldAlike(float *out, const float *in) {
   // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
   out[threadIdx.x] = v;
 }
+
+// --- 12. Broadcasts through a wrapper whose source lane is a parameter ---------------
+// Kokkos' shfl(val, src, width) and raft's shfl(val, srcLane) wrap __shfl_sync:
+// the result is the source lane's value for every lane when the caller's source is
+// warp-uniform (lane 0 after an atomic ticket: the "last block" reduction idiom).
+__device__ inline int shflWrapped(const int &val, const int &src, const int &width) {
+  return __shfl_sync(FULL, val, src, width);
+}
+__device__ inline float shflByValue(float val, int src) { return __shfl_sync(FULL, val, src); }
+
+__global__ void silentBroadcastThroughWrapper(unsigned *flags, int *out, float *f) {
+  int count = 0;
+  if (threadIdx.x == 0)
+    count = atomicAdd(flags, 1);
+  count = shflWrapped(count, 0, 32);
+  if (count == gridDim.x - 1)
+    out[threadIdx.x] = __shfl_down_sync(FULL, out[threadIdx.x], 1);
+  float v = f[threadIdx.x];
+  if (shflByValue(v, blockIdx.x % 32) > 0.f)
+    v += __shfl_xor_sync(FULL, v, 1);
+  f[threadIdx.x] = v;
+}
+
+__global__ void flagWrapperReadsLaneVaryingSource(unsigned *flags, int *out) {
+  int count = atomicAdd(flags, 1);
+  count = shflWrapped(count, (threadIdx.x + 1) & 31, 32); // each lane reads its neighbour
+  if (count == gridDim.x - 1)
+    out[threadIdx.x] = __shfl_down_sync(FULL, out[threadIdx.x], 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: __shfl_down_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+}

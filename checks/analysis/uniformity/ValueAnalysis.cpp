@@ -431,9 +431,14 @@ ValueDeps FunctionUniformity::Impl::callDeps(const CallExpr *Call, const State &
       if (Value == 0)
         return 0; // every lane holds the same value
       if (I.Direction == ShuffleDirection::Index) {
+        // A broadcast: every lane reads the value of the same source lane
+        // when the source is warp-uniform. A source that is only as varying
+        // as some parameters (a wrapper's `src`) makes the result exactly
+        // that varying: uniform for every caller that passes a uniform lane
+        // (`shfl(count, 0, 32)`), whatever the value.
         ValueDeps Source = Arg(I.LaneOrDeltaArg);
-        if (Source == 0)
-          return 0; // broadcast from one lane
+        if (!(Source & ThreadVarying))
+          return Source;
         return Value | Source | ThreadVarying;
       }
       return Value | ThreadVarying;
