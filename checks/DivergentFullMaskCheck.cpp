@@ -76,10 +76,14 @@ static SourceLocation fileLoc(const ASTContext &Ctx, SourceLocation Loc) {
   return Ctx.getSourceManager().getFileLoc(Loc);
 }
 
-/// What the divergent condition is, for the note.
-static std::string describeCondition(const DivergenceSource &Src) {
+/// What the divergent condition is, for the note. \p GroupSize: the lanes
+/// that must agree (a tile's collective needs only its tile's lanes to).
+static std::string describeCondition(const DivergenceSource &Src, unsigned GroupSize) {
+  std::string Lanes = GroupSize < 32
+                          ? "the lanes of a " + std::to_string(GroupSize) + "-lane tile"
+                          : std::string("the lanes of a warp");
   if (Src.Kind == DivergenceSource::Argument)
-    return "this argument differs between the lanes of a warp, and inside the callee "
+    return "this argument differs between " + Lanes + ", and inside the callee "
            "it decides whether a lane reaches the collective";
   const Stmt *T = Src.Terminator;
   std::string What = "this condition";
@@ -92,10 +96,17 @@ static std::string describeCondition(const DivergenceSource &Src) {
   else if (T && isa<SwitchStmt>(T))
     What = "this switch condition";
   if (Src.Kind == DivergenceSource::EarlyExit)
-    return What + " differs between the lanes of a warp; the lanes for which it "
+    return What + " differs between " + Lanes + "; the lanes for which it "
                   "leads to 'return' have exited before the shuffle";
-  return What + " differs between the lanes of a warp, so only some lanes take the path "
+  return What + " differs between " + Lanes + ", so only some lanes take the path "
                 "to the collective";
+}
+
+/// The lanes a helper's collective needs converged, for the message.
+static std::string neededLanes(const CollectiveSite &Site) {
+  if (Site.GroupSize < 32)
+    return "every lane of its " + std::to_string(Site.GroupSize) + "-lane tile";
+  return Site.Required->isAll() ? std::string("the whole warp") : Site.Required->describe();
 }
 
 static std::string maskText(const CollectiveSite &Site) {
@@ -274,19 +285,14 @@ void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet
               "whether lanes reach a %1 that needs %2 converged (%3), so the %1 is "
               "undefined; pass a warp-uniform value (e.g. the result of "
               "__any_sync/__all_sync), or call the collective unconditionally")
-        << Site.Helper << Kind
-        << (Site.Required->isAll() ? std::string("the whole warp")
-                                   : Site.Required->describe())
-        << quotedName(Site.Witness);
+        << Site.Helper << Kind << neededLanes(Site) << quotedName(Site.Witness);
   } else if (Site.Helper) {
     diag(Loc, "%0 is called from thread-divergent code, but the %1 inside it needs "
               "%2 converged (%3): %4, so the %1 is undefined; call %0 where all those "
-              "lanes arrive together, e.g. before the branch, or pass it a mask computed "
-              "with __ballot_sync(0xffffffff, cond) before the branch")
-        << Site.Helper << Kind
-        << (Site.Required->isAll() ? std::string("the whole warp")
-                                   : Site.Required->describe())
-        << quotedName(Site.Witness) << Who;
+              "lanes arrive together, e.g. before the branch%select{, or pass it a mask "
+              "computed with __ballot_sync(0xffffffff, cond) before the branch|}5")
+        << Site.Helper << Kind << neededLanes(Site) << quotedName(Site.Witness) << Who
+        << (Site.GroupSize < 32 ? 1 : 0);
   } else {
     auto D = diag(Loc, "%0 with %1 is reached by only some of the lanes it names: %2, so the %3 "
                        "is undefined; call it where every named lane arrives (hoist it out "
@@ -297,7 +303,7 @@ void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet
       D << Fix->first << Fix->second;
   }
   if (Src.Condition)
-    diag(fileLoc(Ctx, Src.Condition->getBeginLoc()), describeCondition(Src),
+    diag(fileLoc(Ctx, Src.Condition->getBeginLoc()), describeCondition(Src, Site.GroupSize),
          DiagnosticIDs::Note);
   if (Site.Helper && Site.Witness)
     diag(fileLoc(Ctx, Site.Witness->getBeginLoc()),
@@ -328,7 +334,7 @@ void DivergentFullMaskCheck::reportEarlyExit(const CollectiveSite &Site, LaneSet
               "cond) computed before the return")
         << calleeName(Site.At) << maskText(Site) << Who;
   if (Src.Condition)
-    diag(fileLoc(Ctx, Src.Condition->getBeginLoc()), describeCondition(Src),
+    diag(fileLoc(Ctx, Src.Condition->getBeginLoc()), describeCondition(Src, Site.GroupSize),
          DiagnosticIDs::Note);
   if (Site.Helper && Site.Witness)
     diag(fileLoc(Ctx, Site.Witness->getBeginLoc()), "the shuffle in %0 is here",

@@ -233,3 +233,31 @@ __global__ void flagWrapperReadsLaneVaryingSource(unsigned *flags, int *out) {
     out[threadIdx.x] = __shfl_down_sync(FULL, out[threadIdx.x], 1);
   // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: __shfl_down_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
 }
+
+// --- 13. A loop that whole tiles run together ---------------------------------------
+// cuCollections' find/insert kernels: `it = tid / 4` with a step of whole tiles. The
+// loop splits the warp between tiles (the iteration counts differ), never a tile, so a
+// helper's 4-lane tile collective inside it is fine; the proof is inductive (while the
+// four lanes agreed on the condition, they took the same steps).
+template <typename G> __device__ bool anyMatch(G g, const int *slots, int key) {
+  return g.any(slots[g.thread_rank()] == key);
+}
+
+__global__ void silentTileLockstepLoop(const int *keys, int n, const int *slots, int *found) {
+  auto tile = cg::tiled_partition<4>(cg::this_thread_block());
+  int tid = blockDim.x * blockIdx.x + threadIdx.x;
+  for (int it = tid / 4; it < n; it += gridDim.x * blockDim.x / 4)
+    if (anyMatch(tile, slots + 4 * it, keys[it]) && tile.thread_rank() == 0)
+      atomicAdd(found, 1);
+}
+
+__global__ void flagLoopSplitsTiles(const int *keys, int n, const int *slots, int *found) {
+  auto tile = cg::tiled_partition<4>(cg::this_thread_block());
+  int tid = blockDim.x * blockIdx.x + threadIdx.x;
+  for (int it = tid / 2; it < n; it += gridDim.x * blockDim.x / 2)
+    if (anyMatch(tile, slots + 4 * it, keys[it]) && tile.thread_rank() == 0)
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'anyMatch<{{.*}}>' is called from thread-divergent code, but the tile collective inside it needs every lane of its 4-lane tile converged ('thread_block_tile::any'): the condition splits a tile{{.*}}before the branch [warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:26: note: this loop condition differs between the lanes of a 4-lane tile, so only some lanes take the path to the collective
+  // CHECK-MESSAGES: :[[@LINE-18]]:10: note: the tile collective in 'anyMatch<{{.*}}>' that needs the lanes is here
+      atomicAdd(found, 1);
+}

@@ -209,7 +209,7 @@ struct FunctionUniformity::Impl {
   /// True when a further round of solveValues() and updateDivergence()
   /// would give the same states, branch dependencies and divergent set as
   /// the round just finished, now that Divergent has grown.
-  bool roundWouldRepeat() const;
+  bool roundWouldRepeat();
 
   void assign(State &S, const clang::VarDecl *V, ValueDeps D, bool Whole, unsigned BlockID);
 
@@ -283,10 +283,17 @@ struct FunctionUniformity::Impl {
 
   /// Every write of the induction variable \p V (induction(V) was asked
   /// first) runs in lockstep: no divergent branch controls it, so all
-  /// lanes of a warp apply the same steps.
-  bool writesInLockstep(const clang::VarDecl *V) const;
+  /// lanes of a warp apply the same steps. For a question about aligned
+  /// groups of \p GroupSize lanes (a tile's collective), a divergent branch
+  /// that no group is split by counts as converged too; and the branch
+  /// \p Proving, whose condition is being proved the same within groups,
+  /// is that proof's induction hypothesis: while the lanes of a group agreed
+  /// on it, they took the same steps.
+  bool writesInLockstep(const clang::VarDecl *V, unsigned GroupSize = 32,
+                        unsigned Proving = ~0u);
   /// The same answer, not logged (roundWouldRepeat() asks it again).
-  bool writesConverged(const clang::VarDecl *V) const;
+  bool writesConverged(const clang::VarDecl *V, unsigned GroupSize = 32,
+                       unsigned Proving = ~0u);
 
   struct SymbolicView;
 

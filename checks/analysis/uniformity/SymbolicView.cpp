@@ -106,7 +106,8 @@ const FunctionUniformity::Impl::Induction &FunctionUniformity::Impl::induction(c
   return Inductions[V] = std::move(I);
 }
 
-bool FunctionUniformity::Impl::writesConverged(const VarDecl *V) const {
+bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, unsigned GroupSize,
+                                               unsigned Proving) {
   auto Found = Inductions.find(V);
   if (Found == Inductions.end())
     return false;
@@ -117,7 +118,10 @@ bool FunctionUniformity::Impl::writesConverged(const VarDecl *V) const {
       return false;
     llvm::BitVector D = Controls[It->second->getBlockID()];
     D &= Divergent;
-    return D.none();
+    for (unsigned ID : D.set_bits())
+      if (ID != Proving && !(GroupSize < 32 && branchUniformInGroups(ID, GroupSize)))
+        return false;
+    return true;
   };
   if (!Converged(I.InitPoint))
     return false;
@@ -127,9 +131,12 @@ bool FunctionUniformity::Impl::writesConverged(const VarDecl *V) const {
   return true;
 }
 
-bool FunctionUniformity::Impl::writesInLockstep(const VarDecl *V) const {
-  bool R = writesConverged(V);
-  if (LogTaint) {
+bool FunctionUniformity::Impl::writesInLockstep(const VarDecl *V, unsigned GroupSize,
+                                                unsigned Proving) {
+  bool R = writesConverged(V, GroupSize, Proving);
+  // Only the rounds' (warp-wide) questions are logged; the group questions
+  // come after the rounds.
+  if (LogTaint && GroupSize >= 32) {
     auto [Logged, New] = LockstepLog.try_emplace(V, R);
     if (!New && Logged->second != R)
       LockstepChanged = true;
@@ -181,7 +188,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
         return R;
   if (P.isMutated(V)) {
     const Induction &I = P.induction(V);
-    if (I.Valid && P.writesInLockstep(V))
+    if (I.Valid && P.writesInLockstep(V, GroupSize, ProvingBlock))
       if (TermRef Value = inductionValue(V, I, W, T))
         return Value;
   }
@@ -293,6 +300,8 @@ bool FunctionUniformity::Impl::provedUniform(unsigned BlockID, const Expr *Cond,
       return Split->Uniform;
   const CFGBlock *B = blockByID(BlockID);
   SymbolicView View(*this, S, B ? B->getTerminatorStmt() : Cond);
+  View.GroupSize = GroupSize;
+  View.ProvingBlock = BlockID;
   SymbolicTranslator Translator(Ctx, Cache.terms(), View, Opts.AssumeWarpAlignedBlocks);
   TermRef Term = Translator.translate(Cond);
   return Cache.prover().sameInGroup(Term, GroupSize) == UniformityProver::Answer::Uniform;
@@ -303,6 +312,10 @@ bool FunctionUniformity::Impl::branchUniformInGroups(unsigned BlockID, unsigned 
   auto It = BranchGroupUniform.find(Key);
   if (It != BranchGroupUniform.end())
     return It->second;
+  // Asked again while this proof runs (a loop whose steps another branch
+  // controls, which in turn asks about this one): not proved, so cycles
+  // end and nothing is assumed that was not shown.
+  BranchGroupUniform[Key] = false;
   bool R = false;
   if (const CFGBlock *B = blockByID(BlockID))
     if (BranchCond[BlockID]) {

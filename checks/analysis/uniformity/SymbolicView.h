@@ -27,6 +27,10 @@ struct FunctionUniformity::Impl::SymbolicView final : SymbolicEnvironment {
   Impl &P;
   const State *S;      ///< the dataflow state where leaves are read
   const clang::Stmt *Point;   ///< names that place in leaf keys
+  /// The question asked: the same within aligned groups of GroupSize
+  /// lanes, for the condition of block ProvingBlock (see writesInLockstep).
+  unsigned GroupSize = 32;
+  unsigned ProvingBlock = ~0u;
   unsigned Inlining = 0;
   unsigned Substitutions = 0;
   llvm::DenseMap<const clang::ParmVarDecl *, TermRef> Bindings;

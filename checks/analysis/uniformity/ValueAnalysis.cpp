@@ -57,7 +57,7 @@ ValueDeps FunctionUniformity::Impl::taint(unsigned BlockID, const VarDecl *V) co
   return D;
 }
 
-bool FunctionUniformity::Impl::roundWouldRepeat() const {
+bool FunctionUniformity::Impl::roundWouldRepeat() {
   // The value dataflow reads Divergent only through taint(), so a round
   // whose every taint() question gets the same answer under the grown set
   // repeats the last round's computation step for step: the same states,
