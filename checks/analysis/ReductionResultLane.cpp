@@ -115,12 +115,15 @@ const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext 
       return;
     if (referencedVar(Call->getArg(ValueArg)) != Var)
       return;
-    // With a full warp the total ends in lane 0. A partial mask (a ballot's
-    // lanes) moves it elsewhere, and such a tree has a bug of its own
-    // (warp-shfl-source-outside-mask); it is not judged here.
+    // The total ends in lane 0 when lane 0 takes part: a full warp, or a
+    // constant mask that names lane 0 (the narrowing cascades that write
+    // `0xffff`, `0xff`, ... for the later steps: one tree, whatever their
+    // masks' own bugs, which warp-mask-excludes-caller reports). A mask
+    // known only at run time (a ballot's lanes) may leave lane 0 out and
+    // the total elsewhere; such a tree is not judged here.
     if (!C->hasImplicitFullMask()) {
       std::optional<uint32_t> Mask = resolveMaskConstant(C->maskArg(), Ctx);
-      if (!Mask || *Mask != 0xffffffffu)
+      if (!Mask || !(*Mask & 1u))
         return;
     }
     if (shuffleSegmentWidth(Call, Ctx) != 32 ||

@@ -176,3 +176,32 @@ __global__ void notTrees(const float *in, float *out) {
   float next = __shfl_down_sync(FULL, x, 1);
   out[threadIdx.x] = next - x;
 }
+
+// A tree written out step by step whose later steps narrow the mask (raft's
+// old dot product: 0xffffffff, then 0xffff, 0xff, 0xf, 0x3): one reduction,
+// its total in lane 0, which alone stores it. (The narrowed masks are bugs of
+// their own, warp-mask-excludes-caller's.)
+__global__ void narrowingCascade(const float *a, float *out) {
+  float l = a[threadIdx.x];
+  l += __shfl_down_sync(0xffffffff, l, 16);
+  l += __shfl_down_sync(0xffff, l, 8);
+  l += __shfl_down_sync(0xff, l, 4);
+  l += __shfl_down_sync(0xf, l, 2);
+  l += __shfl_down_sync(0x3, l, 1);
+  if (threadIdx.x % 32 == 0)
+    atomicAdd(out, l);
+}
+
+// The same cascade with its total stored by every lane: still one tree, so
+// the use after it is what is reported.
+__global__ void narrowingCascadeUsedEverywhere(const float *a, float *out) {
+  float l = a[threadIdx.x];
+  l += __shfl_down_sync(0xffffffff, l, 16);
+  l += __shfl_down_sync(0xffff, l, 8);
+  l += __shfl_down_sync(0xff, l, 4);
+  l += __shfl_down_sync(0xf, l, 2);
+  l += __shfl_down_sync(0x3, l, 1);
+  out[threadIdx.x] = l;
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'l' holds the total of a __shfl_down_sync tree reduction only in lane 0{{.*}}[warp-reduction-result-lane]
+  // CHECK-MESSAGES: :[[@LINE-3]]:8: note: the reduction moves values down towards lane 0 here
+}
