@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArchPasses.h"
+#include "NvccAsmEscapes.h"
 #include "ArchShims.h"
 #include "Baseline.h"
 #include "ChangedLines.h"
@@ -549,6 +550,25 @@ int runWorker(ClangTidyContext &Context,
   std::vector<ClangTidyError> Errors = warp_tidy::runArchPasses(
       Context, Database, WorkerFile, BaseFS, FixNotes, prologueSettings(), Prologue,
       MaxArchPasses, Passes);
+  // Inline asm written for nvcc (`%laneid` in an asm with operands): read it
+  // as nvcc does, in memory, rather than leave the unit unanalysed
+  // (NvccAsmEscapes.h). Each round doubles the `%`s clang named; one asm
+  // statement reports one at a time. No PCH: its headers would hold the
+  // edited text under the key of the files on disk.
+  warp_tidy::AsmEscapeEdits AsmEdits;
+  for (unsigned Round = 0; Round < 16 && AsmEdits.addEditsFor(Errors, *BaseFS); ++Round) {
+    warp_tidy::PrologueSettings NoPch = prologueSettings();
+    NoPch.Directory.clear();
+    Passes = warp_tidy::ArchPassSummary();
+    Prologue = warp_tidy::PrologueOutcome();
+    Errors = warp_tidy::runArchPasses(Context, Database, WorkerFile, AsmEdits.overlay(BaseFS),
+                                      FixNotes, NoPch, Prologue, MaxArchPasses, Passes);
+  }
+  if (!AsmEdits.empty()) {
+    AsmEdits.mapBack(Errors);
+    if (sys::Process::GetEnv("WARP_TIDY_DEBUG_ASM"))
+      errs() << "warp-tidy: debug: asm: read the '%' escapes of inline asm as nvcc does\n";
+  }
 
   // Cacheable only when the result depends on nothing but the files read:
   // a unit that does not compile may be fixed by a header appearing, and a
