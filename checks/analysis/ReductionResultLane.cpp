@@ -29,6 +29,35 @@ const VarDecl *referencedVar(const Expr *E) {
   return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
 }
 
+/// The element access \p E is, when it is one: `val[i]` of a local array or
+/// of a pointer the function holds (TCLB reduces `val[i] += __shfl_down_sync(
+/// ..., val[i], off)` over a parameter's elements).
+const ArraySubscriptExpr *elementAccess(const Expr *E) {
+  const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(E ? stripValue(E) : nullptr);
+  if (!Sub)
+    return nullptr;
+  const VarDecl *Base = referencedVar(Sub->getBase()->IgnoreParenImpCasts());
+  return Base && Base->hasLocalStorage() ? Sub : nullptr;
+}
+
+/// The variable a reduction accumulates in: a local (or parameter), or the
+/// array whose element \p E is.
+const VarDecl *accumulatorVar(const Expr *E) {
+  if (const VarDecl *V = referencedVar(E))
+    return V;
+  if (const ArraySubscriptExpr *Sub = elementAccess(E))
+    return referencedVar(Sub->getBase()->IgnoreParenImpCasts());
+  return nullptr;
+}
+
+/// The element index of \p E when it is an element access with a constant
+/// index; nullopt for a variable index or no element at all.
+std::optional<int64_t> constantElement(const Expr *E, const ASTContext &Ctx) {
+  if (const ArraySubscriptExpr *Sub = elementAccess(E))
+    return integerConstant(Sub->getIdx(), Ctx);
+  return std::nullopt;
+}
+
 bool isConstant(const Expr *E, int64_t Value, const ASTContext &Ctx) {
   std::optional<int64_t> K = integerConstant(E, Ctx);
   return K && *K == Value;
@@ -74,7 +103,7 @@ bool reachesOffsetOne(const CallExpr *Shuffle, const Expr *Delta, const VarDecl 
         if (ValueArg == NoArgument || DeltaArg == NoArgument ||
             Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, DeltaArg)))
           return;
-        SawOne = referencedVar(Call->getArg(ValueArg)) == Var &&
+        SawOne = accumulatorVar(Call->getArg(ValueArg)) == Var &&
                  isConstant(Call->getArg(DeltaArg), 1, Ctx);
       });
     return SawOne;
@@ -113,7 +142,7 @@ const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext 
     if (ValueArg == NoArgument || Delta == NoArgument ||
         Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, Delta)))
       return;
-    if (referencedVar(Call->getArg(ValueArg)) != Var)
+    if (accumulatorVar(Call->getArg(ValueArg)) != Var)
       return;
     // The total ends in lane 0 when lane 0 takes part: a full warp, or a
     // constant mask that names lane 0 (the narrowing cascades that write
@@ -153,6 +182,8 @@ struct Event {
   SourceLocation End;                    ///< Where it takes effect.
   const CallExpr *Shuffle = nullptr;     ///< Non-null: a reduction leaves the total in lane 0.
   const CallExpr *HelperCall = nullptr;  ///< The reduction happened in this call's callee.
+  /// For an array: the one element written, when its index is a constant.
+  std::optional<int64_t> Element;
 };
 
 class Analyzer {
@@ -174,6 +205,7 @@ private:
   llvm::DenseMap<const VarDecl *, std::vector<Event>> collectEvents(const Stmt *Body,
                                                                     unsigned Depth);
   bool onlyLaneZero(const Expr *Use);
+  const Expr *valueOf(const Expr *Ref);
   bool isBroadcastFromLaneZero(const Expr *Use);
   bool isWrite(const DeclRefExpr *Ref);
   bool before(SourceLocation A, SourceLocation B) const {
@@ -252,12 +284,14 @@ const CallExpr *Analyzer::returnedLaneZeroTotal(const FunctionDecl *FD, unsigned
 llvm::DenseMap<const VarDecl *, std::vector<Event>>
 Analyzer::collectEvents(const Stmt *Body, unsigned Depth) {
   llvm::DenseMap<const VarDecl *, std::vector<Event>> Events;
-  auto Record = [&](const VarDecl *Var, const Stmt *At, const Expr *Value) {
+  auto Record = [&](const VarDecl *Var, const Stmt *At, const Expr *Value,
+                    std::optional<int64_t> Element = std::nullopt) {
     if (!Var || !Var->hasLocalStorage())
       return;
     Event E;
     E.At = At;
     E.End = At->getEndLoc();
+    E.Element = Element;
     if (Value)
       reductionValue(Value, Var, Depth, E.Shuffle, E.HelperCall);
     Events[Var].push_back(E);
@@ -272,12 +306,14 @@ Analyzer::collectEvents(const Stmt *Body, unsigned Depth) {
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
       if (BO->isAssignmentOp())
-        Record(referencedVar(BO->getLHS()), BO, BO->getRHS());
+        Record(accumulatorVar(BO->getLHS()), BO, BO->getRHS(),
+               constantElement(BO->getLHS(), Ctx));
       return;
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(S))
       if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
-        Record(referencedVar(UO->getSubExpr()), UO, nullptr);
+        Record(accumulatorVar(UO->getSubExpr()), UO, nullptr,
+               constantElement(UO->getSubExpr(), Ctx));
   });
   for (auto &Entry : Events)
     llvm::stable_sort(Entry.second, [&](const Event &A, const Event &B) {
@@ -334,15 +370,25 @@ bool Analyzer::onlyLaneZero(const Expr *Use) {
   return false;
 }
 
+// The outermost expression that still stands for the value \p Ref names:
+// through parentheses and casts, and for an array, the element it is the base
+// of (`val[i]`).
+const Expr *Analyzer::valueOf(const Expr *Ref) {
+  const Expr *Cur = Ref;
+  for (const Stmt *P = parentStmt(Cur, Ctx); P; P = parentStmt(Cur, Ctx)) {
+    const auto *Sub = dyn_cast<ArraySubscriptExpr>(P);
+    if (!isa<ImplicitCastExpr, ParenExpr>(P) && !(Sub && Sub->getBase() == Cur))
+      break;
+    Cur = cast<Expr>(P);
+  }
+  return Cur;
+}
+
 // `__shfl_sync(mask, v, 0)` / `tile.shfl(v, 0)`: every lane gets lane 0's
 // value, the total.
 bool Analyzer::isBroadcastFromLaneZero(const Expr *Use) {
-  const Stmt *Cur = Use;
-  const Stmt *P = parentStmt(Use, Ctx);
-  while (P && isa<ImplicitCastExpr, ParenExpr>(P)) {
-    Cur = P;
-    P = parentStmt(P, Ctx);
-  }
+  const Stmt *Cur = valueOf(Use);
+  const Stmt *P = parentStmt(Cur, Ctx);
   const auto *Call = dyn_cast_or_null<CallExpr>(P);
   if (!Call)
     return false;
@@ -359,11 +405,15 @@ bool Analyzer::isBroadcastFromLaneZero(const Expr *Use) {
 }
 
 bool Analyzer::isWrite(const DeclRefExpr *Ref) {
-  const Stmt *P = parentStmt(Ref, Ctx);
+  // `v = ...` or, for an array, `val[k] = ...`.
+  const Expr *Target = Ref;
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(valueOf(Ref)->IgnoreParenImpCasts()))
+    Target = Sub;
+  const Stmt *P = parentStmt(Target, Ctx);
   while (P && isa<ParenExpr>(P))
     P = parentStmt(P, Ctx);
   if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
-    return BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == Ref;
+    return BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == Target;
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
     return UO->getOpcode() == UO_AddrOf;
   return false;
@@ -388,16 +438,21 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
       auto It = Events.find(Var);
       if (It == Events.end() || isWrite(Ref))
         return;
+      // An element with a constant index is only what was written to it
+      // (or to every element, through a variable index).
+      std::optional<int64_t> Element = constantElement(valueOf(Ref), Ctx);
       const Event *Last = nullptr;
       for (const Event &E : It->second) {
         if (contains(E.At, Ref) && E.Shuffle)
           return; // a step of the reduction itself
+        if (Element && E.Element && *E.Element != *Element)
+          continue;
         if (before(E.End, Ref->getBeginLoc()))
           Last = &E;
       }
       if (!Last || !Last->Shuffle || Reported.count(Last->At))
         return;
-      const Stmt *P = parentStmt(Ref, Ctx);
+      const Stmt *P = parentStmt(valueOf(Ref), Ctx);
       while (P && isa<ImplicitCastExpr, ParenExpr>(P))
         P = parentStmt(P, Ctx);
       if (isa_and_nonnull<ReturnStmt>(P))

@@ -205,3 +205,37 @@ __global__ void narrowingCascadeUsedEverywhere(const float *a, float *out) {
   // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'l' holds the total of a __shfl_down_sync tree reduction only in lane 0{{.*}}[warp-reduction-result-lane]
   // CHECK-MESSAGES: :[[@LINE-3]]:8: note: the reduction moves values down towards lane 0 here
 }
+
+// Reductions over array elements (TCLB's atomicSumWarpArr, fixed upstream):
+// every element's total ends in lane 0 alone.
+__device__ void sumWarpArray(double *sum, double *val, unsigned char len) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    for (unsigned char i = 0; i < len; i++)
+      val[i] += __shfl_down_sync(0xffffffff, val[i], offset);
+  if (threadIdx.x < len)
+    atomicAdd(sum + threadIdx.x, val[threadIdx.x]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: 'val' holds the total of a __shfl_down_sync tree reduction only in lane 0{{.*}}[warp-reduction-result-lane]
+  // CHECK-MESSAGES: :[[@LINE-4]]:17: note: the reduction moves values down towards lane 0 here
+}
+
+__device__ void sumWarpArrayLaneZero(double *sum, double *val, unsigned char len) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    for (unsigned char i = 0; i < len; i++)
+      val[i] += __shfl_down_sync(0xffffffff, val[i], offset);
+  if (threadIdx.x % 32 == 0)
+    for (unsigned char i = 0; i < len; i++)
+      atomicAdd(sum + i, val[i]);
+  for (unsigned char i = 0; i < len; i++)
+    val[i] = __shfl_sync(0xffffffff, val[i], 0); // every lane gets the totals
+  sum[len + threadIdx.x] = val[0];
+}
+
+// Only element 0 is reduced; element 1 is every lane's own value.
+__global__ void oneElementReduced(const float *in, float *out) {
+  float acc[2] = {in[threadIdx.x], in[threadIdx.x + 32]};
+  for (int offset = 16; offset > 0; offset /= 2)
+    acc[0] += __shfl_down_sync(0xffffffff, acc[0], offset);
+  out[threadIdx.x] = acc[1];
+  if (threadIdx.x % 32 == 0)
+    out[64] = acc[0];
+}
