@@ -14,7 +14,9 @@
 #include "analysis/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -89,6 +91,51 @@ void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &
          DiagnosticIDs::Note);
 }
 
+/// The intrinsic, or the helper as clang names it in notes ('f<float>').
+static std::string calleeForMessage(const CollectiveSite &Site, const ASTContext &Ctx) {
+  if (!Site.Helper)
+    return Site.Intrinsic->Name.str();
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  Site.Helper->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  return "'" + OS.str() + "'";
+}
+
+/// A ballot of the whole warp as the mask of a collective every lane
+/// reaches (analysis/LaneMasks.h, ballotMaskLeavingCallersOut).
+void MaskExcludesCallerCheck::checkBallotMask(const FunctionUniformity &Analysis,
+                                              const CollectiveSite &Site, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (SM.isInSystemHeader(Site.At->getBeginLoc()) || !Site.Intrinsic)
+    return;
+  const CallExpr *Ballot =
+      ballotMaskLeavingCallersOut(Analysis, Site, analysisCache(Ctx).prover());
+  if (!Ballot)
+    return;
+  const Expr *Mask = Site.MaskExpr;
+  bool Defaulted = isa<CXXDefaultArgExpr>(Mask);
+  SourceLocation Loc = SM.getFileLoc(Defaulted ? Site.At->getBeginLoc() : Mask->getBeginLoc());
+  if (!Reported.insert(Loc).second)
+    return;
+  const Expr *Predicate = Ballot->getArg(1);
+  std::string Kind = describeKind(Site.Intrinsic->Kind).str();
+  diag(Loc, "%select{the mask of|the mask passed to}2 %0 is a __ballot_sync of the whole warp, which names only the "
+            "lanes whose predicate held, but every lane reaches this call: the lanes for "
+            "which it was false execute the %1 without their own bit in the mask, so it is "
+            "undefined for them (on sm_70+ it can stop with an illegal instruction); call "
+            "it only where the predicate holds (`if (pred)`), or pass 0xffffffff and give "
+            "the other lanes a neutral value")
+      << calleeForMessage(Site, Ctx) << Kind << (Site.Helper ? 1 : 0) << Mask->getSourceRange();
+  diag(SM.getFileLoc(Ballot->getBeginLoc()), "the mask is this ballot of '%0'",
+       DiagnosticIDs::Note)
+      << Lexer::getSourceText(CharSourceRange::getTokenRange(Predicate->getSourceRange()), SM,
+                              Ctx.getLangOpts());
+  if (Site.Helper && Site.Witness)
+    diag(SM.getFileLoc(Site.Witness->getBeginLoc()),
+         "%0 uses the argument as the mask of this %1", DiagnosticIDs::Note)
+        << Site.Helper << Site.Intrinsic->Name;
+}
+
 void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   UniformityRef Analysis =
@@ -97,6 +144,8 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   for (const CollectiveSite &Site : Analysis->sites()) {
+    if (!Site.ImplicitMask && !Site.Required)
+      checkBallotMask(*Analysis, Site, Ctx);
     if (!Site.Helper && !Site.ImplicitMask && !Site.Required) {
       checkLaneExpressionMask(*Analysis, Site, Ctx);
       continue;

@@ -8,7 +8,9 @@
 // call comes from the uniformity analysis' lane sets (lane-id and
 // threadIdx.x comparisons with constants). A mask computed from the lane
 // (`lanemask_lt()`) is reported when some lane that executes the call
-// provably passes a mask without its own bit (analysis/LaneMasks.h).
+// provably passes a mask without its own bit (analysis/LaneMasks.h), and a
+// ballot of the whole warp used as the mask of a collective every lane
+// reaches (the lanes whose predicate was false are left out).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +33,8 @@ public:
 private:
   void checkLaneExpressionMask(const FunctionUniformity &Analysis, const CollectiveSite &Site,
                                clang::ASTContext &Ctx);
+  void checkBallotMask(const FunctionUniformity &Analysis, const CollectiveSite &Site,
+                       clang::ASTContext &Ctx);
   llvm::DenseSet<clang::SourceLocation> Reported;
 };
 

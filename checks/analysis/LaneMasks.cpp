@@ -2,6 +2,8 @@
 
 #include "LaneMasks.h"
 #include "AstQueries.h"
+#include "CollectiveCalls.h"
+#include "LocalWrites.h"
 #include "Uniformity.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -132,6 +134,59 @@ TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &S
   if (!Mask || !Site.Call || Site.Helper || Site.ImplicitMask || Site.Required)
     return nullptr;
   return Analysis.symbolicValue(Mask, Site.Call, 32);
+}
+
+/// The `__ballot_sync` call whose result \p Mask is, through locals that are
+/// initialised once and never written afterwards.
+static const clang::CallExpr *ballotOf(const clang::Expr *Mask) {
+  for (unsigned Depth = 0; Mask && Depth < 4; ++Depth) {
+    const clang::Expr *E = Mask->IgnoreParenImpCasts();
+    if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(E)) {
+      std::optional<CollectiveCall> C = recogniseCollective(Call);
+      bool Ballot = C && C->Intrinsic->Kind == CollectiveKind::Ballot && C->Intrinsic->IsSync &&
+                    C->Intrinsic->ValueArg >= 0 &&
+                    static_cast<unsigned>(C->Intrinsic->ValueArg) < Call->getNumArgs();
+      return Ballot ? Call : nullptr;
+    }
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E);
+    const auto *Var = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || !Var->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(Var))
+      return nullptr;
+    Mask = singleAssignmentInit(Var);
+  }
+  return nullptr;
+}
+
+static bool reachedByEveryLane(const CollectiveSite &Site) {
+  return Site.Divergence.empty() && Site.EarlyExits.empty() && !Site.DataDecided &&
+         Site.Must.isAll();
+}
+
+const clang::CallExpr *ballotMaskLeavingCallersOut(const FunctionUniformity &Analysis,
+                                                   const CollectiveSite &Site,
+                                                   UniformityProver &Prover) {
+  if (Site.Required || Site.ImplicitMask || !Site.MaskExpr || !reachedByEveryLane(Site))
+    return nullptr;
+  const clang::CallExpr *Ballot = ballotOf(Site.MaskExpr);
+  if (!Ballot)
+    return nullptr;
+  std::optional<CollectiveCall> C = recogniseCollective(Ballot);
+  std::optional<uint32_t> BallotMask =
+      resolveMaskConstant(C->maskArg(), Analysis.function()->getASTContext());
+  if (!BallotMask || *BallotMask != 0xffffffffu)
+    return nullptr;
+  // The ballot itself: taken by the whole warp, in this function.
+  const CollectiveSite *BallotSite = nullptr;
+  for (const CollectiveSite &S : Analysis.sites())
+    if (S.At == Ballot)
+      BallotSite = &S;
+  if (!BallotSite || !reachedByEveryLane(*BallotSite))
+    return nullptr;
+  const clang::Expr *Predicate = Ballot->getArg(C->Intrinsic->ValueArg);
+  TermRef P = Analysis.symbolicValue(Predicate, Ballot, 32);
+  if (!P || Prover.sameInGroup(P, 32) != UniformityProver::Answer::Varying)
+    return nullptr;
+  return Ballot;
 }
 
 } // namespace warp_tidy

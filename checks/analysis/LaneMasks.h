@@ -22,7 +22,8 @@
 // anything, so nothing about it is provable.
 //
 // No clang dependency here except laneMaskTerm, which fetches the term of a
-// site's mask from the function's analysis.
+// site's mask from the function's analysis, and ballotMaskLeavingCallersOut,
+// which reads where a ballot mask comes from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,7 @@
 #include <optional>
 
 namespace clang {
+class CallExpr;
 class Expr;
 } // namespace clang
 
@@ -109,6 +111,19 @@ const clang::Expr *maskDefinition(const clang::Expr *Mask);
 /// the lanes that may reach it when lane comparisons alone decide that, the
 /// lanes that surely reach it when data decide.
 LaneSet lanesExecuting(const CollectiveSite &Site);
+
+/// A mask that is a ballot of the whole warp, `__ballot_sync(0xffffffff, p)`
+/// (directly or through locals never written after their initialiser), names
+/// exactly the lanes for which `p` held. When every lane that took part in
+/// the ballot also reaches \p Site (neither call is under a divergent branch
+/// or after an early exit), the lanes for which `p` was false execute the
+/// collective without their own bit (NVIDIA/warp GH-1133: a row-chunk
+/// validity ballot handed to a full-warp reduction; illegal instruction on
+/// the GPU). Returns that ballot when `p` provably differs between two lanes
+/// of a warp, so that some calling lane has it false; null otherwise.
+const clang::CallExpr *ballotMaskLeavingCallersOut(const FunctionUniformity &Analysis,
+                                                   const CollectiveSite &Site,
+                                                   UniformityProver &Prover);
 
 } // namespace warp_tidy
 

@@ -124,6 +124,9 @@ struct CollectiveSite {
   /// parameter bits of its ValueDeps (directly, through locals, written or
   /// not, or through a helper's mask parameter).
   ValueDeps MaskSources = 0;
+  /// The mask as this call gives it: the collective's mask operand, or the
+  /// argument a wrapper uses as its collective's mask; null when implicit.
+  const clang::Expr *MaskExpr = nullptr;
 };
 
 /// What callers need to know about a function.

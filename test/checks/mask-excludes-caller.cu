@@ -110,3 +110,57 @@ __global__ void laneMasksMustStaySilent(const int *in, const unsigned *masks, in
   // What the analysis cannot read: loaded per lane.
   out[6] = __shfl_sync(masks[lane], v, 0);
 }
+
+// A ballot of the whole warp used as the mask of a collective every lane
+// reaches: the lanes whose predicate was false call without their own bit
+// (NVIDIA/warp GH-1133: rows of 48 floats reduced in chunks of 32, the
+// second chunk's ballot names lanes 0-15 only; illegal instruction on the
+// GPU, fixed upstream).
+template <typename T> __device__ T shuffleDown(T v, int offset, unsigned mask) {
+  return __shfl_down_sync(mask, v, offset);
+}
+template <typename T> __device__ T maskedReduce(T v, unsigned mask) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    v += shuffleDown(v, offset, mask);
+  return v;
+}
+
+__global__ void ballotMaskMustFlag(const float *rows, float *out) {
+  const int lane = threadIdx.x % 32, row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  float acc = 0.f;
+  for (int chunk = 0; chunk < 2; ++chunk) {
+    const bool valid = chunk * 32 + lane < 48;
+    float val = valid ? rows[row * 48 + chunk * 32 + lane] : 0.f;
+    const unsigned mask = __ballot_sync(0xFFFFFFFF, valid);
+    acc += maskedReduce(val, mask);
+    // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: the mask passed to 'maskedReduce<float>' is a __ballot_sync of the whole warp, which names only the lanes whose predicate held, but every lane reaches this call: the lanes for which it was false execute the shuffle without their own bit in the mask{{.*}}[warp-mask-excludes-caller]
+    // CHECK-MESSAGES: :[[@LINE-3]]:27: note: the mask is this ballot of 'valid'
+    // CHECK-MESSAGES: :[[@LINE-18]]:10: note: 'maskedReduce<float>' uses the argument as the mask of this __shfl_down_sync
+  }
+  // A warp-uniform predicate names all lanes or none: nothing to say here.
+  unsigned m = __ballot_sync(0xffffffffu, row < 7);
+  out[row] = __shfl_sync(m, acc, 0);
+  // Lanes 20-31 are left out, and they all call.
+  unsigned alive = __ballot_sync(0xffffffffu, lane * 2 < 40);
+  __syncwarp(alive);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the mask of __syncwarp is a __ballot_sync of the whole warp{{.*}}the warp barrier without their own bit{{.*}}[warp-mask-excludes-caller]
+  // CHECK-MESSAGES: :[[@LINE-3]]:20: note: the mask is this ballot of 'lane * 2 < 40'
+}
+
+__global__ void ballotMaskMustStaySilent(const float *in, float *out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.f;
+  // The idiom: only the lanes the ballot names call.
+  const unsigned active = __ballot_sync(0xffffffffu, i < n);
+  if (i < n)
+    v += __shfl_down_sync(active, v, 1);
+  // A predicate no lane can fail.
+  const unsigned all = __ballot_sync(0xffffffffu, threadIdx.x < blockDim.x);
+  v += __shfl_xor_sync(all, v, 1);
+  // Lanes that fail it have left.
+  const unsigned stay = __ballot_sync(0xffffffffu, v > 0.f);
+  if (v <= 0.f)
+    return;
+  v += __shfl_xor_sync(stay, v, 1);
+  out[i] = v;
+}

@@ -85,6 +85,7 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
     Site.Witness = Asm;
     Site.Must = Must[B->getBlockID()];
     Site.May = May[B->getBlockID()];
+    Site.MaskExpr = W->Mask.E;
     if (W->Mask.Immediate)
       Site.Required = LaneSet(static_cast<uint32_t>(*W->Mask.Immediate));
     else if (std::optional<uint32_t> M = resolveMaskConstant(W->Mask.E, Ctx))
@@ -118,8 +119,10 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
       Site.ImplicitMask = true;
       Site.Required = LaneSet::all();
     } else if (std::optional<uint32_t> M = resolveMaskConstant(C->maskArg(), Ctx)) {
+      Site.MaskExpr = C->maskArg();
       Site.Required = LaneSet(*M);
     } else {
+      Site.MaskExpr = C->maskArg();
       Site.MaskParameter = unwrittenParameterIndex(C->maskArg());
       Site.MaskSources = C->maskArg() ? deps(C->maskArg(), S) & ~ThreadVarying : 0;
     }
@@ -156,10 +159,13 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
       return std::nullopt;
     Site.Witness = Sum->MaskWitness;
     Site.Intrinsic = Sum->MaskWitnessIntrinsic;
+    Site.MaskExpr = Mask;
+    // A mask known here only as a value of this function (a ballot's lanes,
+    // a computed local) keeps the site: checks judge where it comes from.
     if (std::optional<uint32_t> M = resolveMaskConstant(Mask, Ctx))
       Site.Required = LaneSet(*M);
-    else if ((Site.MaskParameter = unwrittenParameterIndex(Mask)) < 0 && !Site.MaskSources)
-      return std::nullopt;
+    else
+      Site.MaskParameter = unwrittenParameterIndex(Mask);
   } else if (Sum->MaskSources) {
     // A helper that computes its collective's mask from a parameter it
     // also writes: the mask is known to no caller, only where it comes from.
