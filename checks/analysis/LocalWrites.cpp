@@ -16,18 +16,60 @@ using namespace clang;
 
 namespace warp_tidy {
 
+namespace {
+
+/// The local array a pointer local points into when it was initialised from
+/// one (`T *p = arr;`, the `__begin` of a range-for over a local array), so
+/// that `*p` names an element of it; null otherwise.
+const VarDecl *localArrayBehind(const Expr *Pointer) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Pointer->IgnoreParenImpCasts());
+  const auto *P = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!P || !P->hasLocalStorage() || !P->getType()->isPointerType() || !P->getInit())
+    return nullptr;
+  const Expr *Init = P->getInit()->IgnoreParenImpCasts();
+  if (!Init->getType()->isArrayType())
+    return nullptr;
+  return storedLocal(Init);
+}
+
+/// The local object the referent of reference local \p V is part of, or
+/// null when it is memory (`Atomics &a = p.atomics[blockIdx.z]`).
+const VarDecl *localBehindReference(const VarDecl *V) {
+  const Expr *Init = V->getInit()->IgnoreParenImpCasts();
+  if (const auto *Deref = dyn_cast<UnaryOperator>(Init);
+      Deref && Deref->getOpcode() == UO_Deref)
+    return localArrayBehind(Deref->getSubExpr());
+  return storedLocal(Init);
+}
+
+} // namespace
+
 const VarDecl *storedLocal(const Expr *E) {
+  bool Part = false;
   // Bounded: deeper nesting of fields and subscripts is not real code.
   for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
     E = E->IgnoreParenImpCasts();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-      return V && V->hasLocalStorage() ? V : nullptr;
+      if (!V || !V->hasLocalStorage())
+        return nullptr;
+      // A field or element of a reference local bound to memory is memory,
+      // where a store is as unmodelled as one through a pointer (`a.counter`
+      // with `Atomics &a = p.atomics[blockIdx.z]` is `p->counter`): the
+      // other fields read through the reference do not become varying. A
+      // reference parameter (the summary's ReferenceOut), a whole reference
+      // local (what a range-for body assigns to its element) and one bound
+      // to a local object stay tracked as themselves.
+      if (Part && V->getType()->isReferenceType() && !isa<ParmVarDecl>(V) &&
+          V->getInit() && !localBehindReference(V))
+        return nullptr;
+      return V;
     }
     if (const auto *M = dyn_cast<MemberExpr>(E)) {
       if (M->isArrow())
         return nullptr;
       E = M->getBase();
+      Part = true;
       continue;
     }
     if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -35,6 +77,7 @@ const VarDecl *storedLocal(const Expr *E) {
       if (!Base->getType()->isArrayType())
         return nullptr;
       E = Base;
+      Part = true;
       continue;
     }
     return nullptr;

@@ -261,3 +261,38 @@ __global__ void flagLoopSplitsTiles(const int *keys, int n, const int *slots, in
   // CHECK-MESSAGES: :[[@LINE-18]]:10: note: the tile collective in 'anyMatch<{{.*}}>' that needs the lanes is here
       atomicAdd(found, 1);
 }
+
+// --- 14. A work counter reached through a reference to global memory ---------------
+// nvdiffrast's fine rasteriser: `CRAtomics &atomics = p.atomics[blockIdx.z]`, lane 0
+// claims the next tile with atomicAdd(&atomics.fineCounter, 1) and broadcasts it through
+// the warp's shared slot. The atomic writes memory, not a local: the other fields read
+// through the reference (the loop bound) stay as uniform as the address.
+struct WorkAtomics { unsigned counter; int numTiles; };
+struct WorkParams { WorkAtomics *atomics; };
+
+__global__ void silentCounterThroughReference(const WorkParams p, int *out) {
+  __shared__ volatile unsigned slot[8][32];
+  WorkAtomics &atomics = p.atomics[blockIdx.z];
+  volatile unsigned *mine = slot[threadIdx.y];
+  for (;;) {
+    if (threadIdx.x == 0)
+      mine[0] = atomicAdd(&atomics.counter, 1);
+    __syncwarp();
+    int tile = mine[0];
+    if (tile >= atomics.numTiles)
+      break;
+    out[tile] = __ballot_sync(0xffffffff, out[tile * 32 + threadIdx.x] > 0);
+  }
+}
+
+// A struct local is still one variable: a field that holds a lane-varying value makes
+// the others as varying, through a reference bound to it as well.
+__global__ void flagFieldThroughLocalReference(int *out, int n) {
+  WorkAtomics local = {0, n};
+  WorkAtomics &ref = local;
+  ref.counter = threadIdx.x;
+  if (ref.numTiles > 2)
+    out[0] = __ballot_sync(0xffffffff, out[threadIdx.x] > 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __ballot_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp{{.*}}
+}
