@@ -2,6 +2,7 @@
 
 #include "AstQueries.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
@@ -139,6 +140,15 @@ const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx, bool Throu
       return nullptr;
   }
   return nullptr;
+}
+
+unsigned firstParameterArgument(const CallExpr *Call, const FunctionDecl *Callee) {
+  return isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+}
+
+const Expr *argumentForParameter(const CallExpr *Call, const FunctionDecl *Callee, unsigned P) {
+  unsigned A = P + firstParameterArgument(Call, Callee);
+  return A < Call->getNumArgs() ? Call->getArg(A) : nullptr;
 }
 
 } // namespace warp_tidy

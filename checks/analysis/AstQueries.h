@@ -18,6 +18,7 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class Expr;
 class FunctionDecl;
 class IfStmt;
@@ -78,6 +79,17 @@ bool isToolchainDeclaration(const clang::FunctionDecl *FD);
 /// \p ThroughLambdas asks for the function around the lambda.
 const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ctx,
                                              bool ThroughLambdas = false);
+
+/// The index of the argument of \p Call bound to the first parameter of its
+/// callee \p Callee: 1 for a member operator call (`op(a, b)`, `x = y`),
+/// whose argument 0 is the object, and 0 otherwise. Parameter P is bound to
+/// argument P + this.
+unsigned firstParameterArgument(const clang::CallExpr *Call, const clang::FunctionDecl *Callee);
+
+/// The argument of \p Call bound to parameter \p P of \p Callee (a defaulted
+/// one as its CXXDefaultArgExpr); null past the arguments.
+const clang::Expr *argumentForParameter(const clang::CallExpr *Call,
+                                        const clang::FunctionDecl *Callee, unsigned P);
 
 } // namespace warp_tidy
 

@@ -139,7 +139,7 @@ void forEachLocalWrite(const Stmt *S, const CallExpr *ReadOnlyCall,
     // Arguments bound to non-const reference parameters. A member
     // operator's first argument is the object, not a parameter.
     if (const FunctionDecl *Callee = Call->getDirectCallee()) {
-      unsigned Offset = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+      unsigned Offset = firstParameterArgument(Call, Callee);
       for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
         unsigned P = I - Offset;
         if (P >= Callee->getNumParams())

@@ -376,8 +376,9 @@ bool isSumReducedAfter(const VarDecl *Var, const Expr *Read, ASTContext &Ctx) {
     Callee = Def;
   if (!Callee->hasBody())
     return false;
-  for (unsigned I = 0, N = std::min(Call->getNumArgs(), Callee->getNumParams()); I < N; ++I)
-    if (stripValue(Call->getArg(I)) == stripValue(cast<Expr>(Cur)))
+  for (unsigned I = 0, N = Callee->getNumParams(); I < N; ++I)
+    if (const Expr *Arg = argumentForParameter(Call, Callee, I);
+        Arg && stripValue(Arg) == stripValue(cast<Expr>(Cur)))
       return !Callee->getParamDecl(I)->getType()->isReferenceType() &&
              sumsByShuffles(Callee->getParamDecl(I), Callee->getBody());
   return false;

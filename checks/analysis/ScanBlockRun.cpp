@@ -277,8 +277,9 @@ private:
       if (recogniseCollective(Call))
         return true;
       const FunctionDecl *Callee = Call->getDirectCallee();
-      for (unsigned I = 0; Callee && I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
-        if (Call->getArg(I)->IgnoreParens() == Ref) {
+      for (unsigned I = 0; Callee && I < Callee->getNumParams(); ++I)
+        if (const Expr *Arg = argumentForParameter(Call, Callee, I);
+            Arg && Arg->IgnoreParens() == Ref) {
           QualType T = Callee->getParamDecl(I)->getType();
           return T->isReferenceType() && T->getPointeeType().isConstQualified();
         }

@@ -296,3 +296,27 @@ __global__ void flagFieldThroughLocalReference(int *out, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __ballot_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp{{.*}}
 }
+
+// --- 15. The arguments of a member operator call ------------------------------------
+// CUTLASS' batched GEMM: `mma(params.gemm_k_iterations, accumulators, iterator_A, ...)`.
+// Argument 0 of a member operator call is the object; argument 1 binds parameter 0 (an
+// int by value), not parameter 1 (the accumulators, by reference). Read one off, the
+// field of `params` was taken for an out-parameter filled from the lane-varying iterator
+// and the batch loop bound `params.batch_count` for lane-varying.
+struct BatchParams { int iterations; int batch_count; };
+struct Mainloop {
+  __device__ void operator()(int iterations, float &acc, const float *it) const {
+    for (int k = 0; k < iterations; ++k)
+      acc += it[k];
+  }
+};
+
+__global__ void silentMemberOperatorArguments(BatchParams params, const float *in, float *out) {
+  for (int batch = blockIdx.z; batch < params.batch_count; batch += gridDim.z) {
+    int warp = __shfl_sync(0xffffffff, threadIdx.x / 32, 0);
+    float acc = 0.f;
+    Mainloop mma;
+    mma(params.iterations, acc, in + threadIdx.x + warp);
+    out[batch * blockDim.x + threadIdx.x] = acc;
+  }
+}

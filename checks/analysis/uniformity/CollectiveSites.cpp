@@ -136,9 +136,9 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
     return std::nullopt;
   Site.Helper = Def;
   // What the caller's arguments bring into the helper's masks.
-  for (unsigned P = 0; P < Def->getNumParams() && P < Call->getNumArgs(); ++P)
-    if (Sum->MaskSources & parameterDep(P)) {
-      const Expr *Arg = Call->getArg(P);
+  for (unsigned P = 0; P < Def->getNumParams(); ++P)
+    if (const Expr *Arg = argumentForParameter(Call, Def, P);
+        Arg && (Sum->MaskSources & parameterDep(P))) {
       if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
         Arg = Default->getExpr();
       Site.MaskSources |= deps(Arg, S) & ~ThreadVarying;
@@ -152,7 +152,7 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
     // A wrapper whose mask is its parameter: the argument (or the
     // parameter's default) is the mask, as if written here.
     unsigned Index = static_cast<unsigned>(Sum->MaskParameter);
-    const Expr *Mask = Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
+    const Expr *Mask = argumentForParameter(Call, Def, Index);
     if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(Mask))
       Mask = Default->getExpr();
     if (!Mask)
@@ -176,13 +176,14 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
   }
   // A thread-varying argument that decides, inside the helper, whether
   // the collective runs diverges the lanes there.
-  for (unsigned P = 0; P < Def->getNumParams() && P < Call->getNumArgs(); ++P)
-    if ((Sum->RequirementConditions & parameterDep(P)) &&
-        (deps(Call->getArg(P), S) & ThreadVarying) &&
+  for (unsigned P = 0; P < Def->getNumParams(); ++P)
+    if (const Expr *Arg = argumentForParameter(Call, Def, P);
+        Arg && (Sum->RequirementConditions & parameterDep(P)) &&
+        (deps(Arg, S) & ThreadVarying) &&
         !argumentKeepsHelperConverged(Def, *Sum, Call, S, P)) {
       DivergenceSource Src;
       Src.Kind = DivergenceSource::Argument;
-      Src.Condition = Call->getArg(P);
+      Src.Condition = Arg;
       Site.Divergence.push_back(Src);
       Site.DataDecided = true;
       Site.Must = LaneSet::none();
@@ -205,9 +206,10 @@ bool FunctionUniformity::Impl::argumentKeepsHelperConverged(const FunctionDecl *
   SymbolicView CallerView(*this, S, Call);
   SymbolicTranslator CallerSide(Ctx, Cache.terms(), CallerView, Opts.AssumeWarpAlignedBlocks);
   llvm::DenseMap<const ParmVarDecl *, TermRef> Bindings;
-  for (unsigned I = 0; I < Def->getNumParams() && I < Call->getNumArgs(); ++I)
-    if (!C.isMutated(Def->getParamDecl(I)))
-      Bindings[Def->getParamDecl(I)] = CallerSide.translate(Call->getArg(I));
+  for (unsigned I = 0; I < Def->getNumParams(); ++I)
+    if (const Expr *Arg = argumentForParameter(Call, Def, I);
+        Arg && !C.isMutated(Def->getParamDecl(I)))
+      Bindings[Def->getParamDecl(I)] = CallerSide.translate(Arg);
   for (const auto &[Cond, ID] : Sum.RequirementBranches) {
     if (ID >= C.BranchDeps.size() || !(C.BranchDeps[ID] & parameterDep(P)))
       continue;

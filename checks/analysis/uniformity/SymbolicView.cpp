@@ -265,10 +265,9 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
   if (!Returned)
     return nullptr;
   llvm::DenseMap<const ParmVarDecl *, TermRef> Saved = Bindings;
-  unsigned Offset = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
-  for (unsigned A = Offset; A < Call->getNumArgs(); ++A)
-    if (A - Offset < Def->getNumParams())
-      Bindings[Def->getParamDecl(A - Offset)] = T.translate(Call->getArg(A));
+  for (unsigned P = 0; P < Def->getNumParams(); ++P)
+    if (const Expr *Arg = argumentForParameter(Call, Def, P))
+      Bindings[Def->getParamDecl(P)] = T.translate(Arg);
   ++Inlining;
   TermRef R = T.translate(Returned);
   --Inlining;

@@ -148,14 +148,16 @@ void FunctionUniformity::Impl::transferStmt(const Stmt *St, State &S, unsigned B
       return;
     ValueDeps D = isThreadVaryingSourceCall(Callee) ? ThreadVarying : 0;
     bool Computed = false;
+    // A member operator's argument 0 is its object, not a parameter.
+    unsigned First = Callee ? firstParameterArgument(Call, Callee) : 0;
     for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
       const Expr *Arg = Call->getArg(I)->IgnoreParenImpCasts();
       const VarDecl *Target = nullptr;
       if (const auto *UO = dyn_cast<UnaryOperator>(Arg)) {
         if (UO->getOpcode() == UO_AddrOf)
           Target = rootVar(UO->getSubExpr());
-      } else if (Callee && I < Callee->getNumParams()) {
-        QualType PT = Callee->getParamDecl(I)->getType();
+      } else if (Callee && I >= First && I - First < Callee->getNumParams()) {
+        QualType PT = Callee->getParamDecl(I - First)->getType();
         if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
           Target = rootVar(Arg);
       }
