@@ -22,14 +22,13 @@ bool AsmEscapeEdits::isNvccAsmEscapeError(const ClangTidyError &E) {
          E.Message.Message == InvalidEscape;
 }
 
-unsigned AsmEscapeEdits::originalOffset(StringRef File, unsigned Edited) const {
-  auto It = Inserted.find(File);
-  if (It == Inserted.end())
-    return Edited;
+/// Where offset \p Edited of a text with a `%` inserted before each of the
+/// sorted original offsets \p Inserts lies in the original text.
+static unsigned originalOffsetIn(ArrayRef<unsigned> Inserts, unsigned Edited) {
   // The inserted `%` before original offset I sits at I + (inserts before
   // it) in the edited text; everything else moves by the inserts before it.
   unsigned Before = 0;
-  for (unsigned I : It->second) {
+  for (unsigned I : Inserts) {
     if (I + Before < Edited)
       ++Before;
     else if (I + Before == Edited)
@@ -40,9 +39,17 @@ unsigned AsmEscapeEdits::originalOffset(StringRef File, unsigned Edited) const {
   return Edited - Before;
 }
 
+unsigned AsmEscapeEdits::originalOffset(StringRef File, unsigned Edited) const {
+  auto It = Inserted.find(File);
+  return It == Inserted.end() ? Edited : originalOffsetIn(It->second, Edited);
+}
+
 bool AsmEscapeEdits::addEditsFor(const std::vector<ClangTidyError> &Errors,
                                  vfs::FileSystem &FS) {
   bool Any = false;
+  // The same error comes once per arch pass that saw it; only a `%` doubled
+  // in an earlier round and still rejected ends the rounds.
+  llvm::StringMap<std::vector<unsigned>> Before = Inserted;
   for (const ClangTidyError &E : Errors) {
     // Other compile errors stay what they are; the edits only take the
     // asm ones out of their way, so that what is left is the real problem.
@@ -60,7 +67,11 @@ bool AsmEscapeEdits::addEditsFor(const std::vector<ClangTidyError> &Errors,
       Originals[File] = (*Buffer)->getBuffer().str();
     }
     const std::string &Text = Originals[File];
-    unsigned At = originalOffset(File, E.Message.FileOffset);
+    // The errors are offsets into the text of the last round, before the
+    // edits this call adds.
+    auto Prior = Before.find(File);
+    unsigned At = Prior == Before.end() ? E.Message.FileOffset
+                                        : originalOffsetIn(Prior->second, E.Message.FileOffset);
     // clang points at the character after the `%` (or after a modifier
     // letter it took `%l` for): the `%` is at most two characters back.
     std::optional<unsigned> Percent;
@@ -71,9 +82,11 @@ bool AsmEscapeEdits::addEditsFor(const std::vector<ClangTidyError> &Errors,
       }
     if (!Percent || (*Percent > 0 && Text[*Percent - 1] == '%'))
       return false;
+    if (Prior != Before.end() && llvm::is_contained(Prior->second, *Percent))
+      return false; // doubled already, still rejected: not this case
     std::vector<unsigned> &Offsets = Inserted[File];
     if (llvm::is_contained(Offsets, *Percent))
-      return false; // doubled already, still rejected: not this case
+      continue; // the same error from another arch pass
     Offsets.insert(llvm::upper_bound(Offsets, *Percent), *Percent);
     Any = true;
   }
