@@ -258,6 +258,10 @@ struct Recogniser {
     case BO_Sub:
       if (L.Kind == PositionForm::ThreadX && IsAligned(R))
         return make(PositionForm::ThreadX);
+      // threadIdx.x - lane: the first thread of the warp (AMGX's
+      // `&s_cols[threadIdx.x - lane_id]`, each warp's slice of shared memory).
+      if (L.Kind == PositionForm::ThreadX && R.Kind == PositionForm::Lane)
+        return make(PositionForm::WarpAligned);
       if (IsAligned(L) && IsAligned(R))
         return make(PositionForm::WarpAligned);
       break;

@@ -320,3 +320,36 @@ __global__ void silentMemberOperatorArguments(BatchParams params, const float *i
     out[batch * blockDim.x + threadIdx.x] = acc;
   }
 }
+
+// --- 16. Each warp's slice of shared memory, addressed as threadIdx.x - lane -------
+// AMGX's DILU setup: `volatile int *cols = &s_cols[threadIdx.x - lane_id]`. The
+// difference of the thread index and its lane is the warp's first thread, the same in
+// every lane, so a value loaded from the slice at a uniform index is uniform.
+__global__ void silentWarpSliceThroughDifference(const int *in, int *out) {
+  __shared__ volatile int s_cols[256];
+  const int lane_id = threadIdx.x % 32;
+  volatile int *cols = &s_cols[threadIdx.x - lane_id];
+  cols[lane_id] = in[threadIdx.x];
+  __syncwarp();
+  for (int k = 0; k < 32; ++k) {
+    if (cols[k] == -1)
+      break;
+    out[k] = __ballot_sync(0xffffffff, in[threadIdx.x + k] > 0);
+  }
+}
+
+// Minus a lane group's rank instead: every 4-lane group has its own slice.
+__global__ void flagGroupSliceThroughDifference(const int *in, int *out) {
+  __shared__ volatile int s_cols[256];
+  const int lane_id = threadIdx.x % 32;
+  volatile int *cols = &s_cols[threadIdx.x - lane_id % 4];
+  cols[lane_id % 4] = in[threadIdx.x];
+  __syncwarp();
+  for (int k = 0; k < 4; ++k) {
+    if (cols[k] == -1)
+      break;
+    out[k] = __ballot_sync(0xffffffff, in[threadIdx.x + k] > 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __ballot_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-4]]:9: note: this condition differs between the lanes of a warp{{.*}}
+  }
+}

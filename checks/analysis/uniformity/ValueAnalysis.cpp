@@ -376,6 +376,17 @@ ValueDeps FunctionUniformity::Impl::deps(const Expr *E, const State &S) {
           F.Kind == IndexForm::WarpAligned)
         return 0;
     }
+    // A difference of two thread-varying values can be warp-uniform
+    // (threadIdx.x - lane); asked only then, subtractions being everywhere.
+    if (Op == BO_Sub) {
+      ValueDeps L = deps(BO->getLHS(), S), R = deps(BO->getRHS(), S);
+      if (L & R & ThreadVarying) {
+        IndexForm F = indexForm(E, S, 0);
+        if (F.Kind == IndexForm::WarpUniform || F.Kind == IndexForm::WarpAligned)
+          return 0;
+      }
+      return L | R;
+    }
     if (BO->isComparisonOp()) {
       if (std::optional<LaneSplit> Split = laneSplit(BO, S))
         if (Split->Uniform)
