@@ -353,3 +353,41 @@ __global__ void flagGroupSliceThroughDifference(const int *in, int *out) {
   // CHECK-MESSAGES: :[[@LINE-4]]:9: note: this condition differs between the lanes of a warp{{.*}}
   }
 }
+
+// --- 17. A getter of a kernel parameter in a loop bound -----------------------------
+// cuGraph's transform_e: `idx = packed_bool_offset(tid)` (tid / 32 through a helper, so
+// the loop needs the prover) runs while `idx < packed_bool_size(num_edges)`, with
+// `num_edges = edge_partition.number_of_edges()`, a getter of the kernel's parameter.
+// The getter returns a field of its object, which the prover cannot see into: it is a
+// leaf there, as uniform as the object.
+struct EdgeView {
+  long n;
+  __device__ int number_of_edges() const { return static_cast<int>(n); }
+};
+template <typename T> __device__ T wordOf(T bit) { return bit / 32; }
+
+__global__ void silentGetterInLoopBound(EdgeView view, const int *pred, unsigned *out) {
+  unsigned tid = threadIdx.x + blockIdx.x * blockDim.x;
+  int idx = static_cast<int>(wordOf(tid));
+  int num_edges = view.number_of_edges();
+  while (idx < (num_edges + 31) / 32) {
+    int e = idx * 32 + static_cast<int>(tid % 32);
+    unsigned mask = __ballot_sync(0xffffffff, e < num_edges && pred[e]);
+    if (tid % 32 == 0)
+      out[idx] = mask;
+    idx += static_cast<int>(gridDim.x * (blockDim.x / 32));
+  }
+}
+
+// The same getter of a per-thread object differs between lanes.
+__global__ void flagGetterOfThreadObject(const int *pred, unsigned *out) {
+  unsigned tid = threadIdx.x + blockIdx.x * blockDim.x;
+  EdgeView mine{static_cast<long>(threadIdx.x)};
+  int idx = static_cast<int>(wordOf(tid));
+  while (idx < mine.number_of_edges()) {
+    out[idx] = __ballot_sync(0xffffffff, pred[tid] > 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: __ballot_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:10: note: this loop condition differs between the lanes of a warp{{.*}}
+    idx += 4;
+  }
+}

@@ -30,6 +30,21 @@ using namespace clang;
 namespace warp_tidy {
 using namespace uniformity_detail;
 
+namespace {
+/// Does \p E read the object of the method it is in (`this`, implicit or
+/// written)? Lambdas inside it have their own.
+bool readsThis(const Stmt *E) {
+  if (!E || isa<LambdaExpr>(E))
+    return false;
+  if (isa<CXXThisExpr>(E))
+    return true;
+  for (const Stmt *Child : E->children())
+    if (readsThis(Child))
+      return true;
+  return false;
+}
+} // namespace
+
 const FunctionUniformity::Impl::Induction &FunctionUniformity::Impl::induction(const VarDecl *V) {
   auto [It, New] = Inductions.try_emplace(V);
   if (!New)
@@ -263,6 +278,13 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
     return nullptr;
   const Expr *Returned = onlyReturnedExpr(Def);
   if (!Returned)
+    return nullptr;
+  // A method that returns something of its object (`return n;`, a getter
+  // such as cuGraph's number_of_edges()) is a leaf here: the object's
+  // fields are nothing the translator can bind, and the dataflow knows
+  // whether the call is warp-uniform (it is when the object is).
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+      Method && Method->isInstance() && readsThis(Returned))
     return nullptr;
   llvm::DenseMap<const ParmVarDecl *, TermRef> Saved = Bindings;
   for (unsigned P = 0; P < Def->getNumParams(); ++P)

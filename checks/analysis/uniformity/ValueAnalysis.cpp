@@ -483,8 +483,9 @@ ValueDeps FunctionUniformity::Impl::callDeps(const CallExpr *Call, const State &
         return Args | ThreadVarying;
       ValueDeps D = Sum->ReturnDeps & ThreadVarying;
       for (unsigned P = 0; P < Def->getNumParams() && P < 63; ++P)
-        if (Sum->ReturnDeps & parameterDep(P))
-          D |= P < Call->getNumArgs() ? deps(Call->getArg(P), S) : 0;
+        if (const Expr *A = argumentForParameter(Call, Def, P);
+            A && (Sum->ReturnDeps & parameterDep(P)))
+          D |= deps(A, S);
       if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
         D |= deps(Member->getImplicitObjectArgument(), S);
       return D;
