@@ -111,6 +111,29 @@ __global__ void laneMasksMustStaySilent(const int *in, const unsigned *masks, in
   out[6] = __shfl_sync(masks[lane], v, 0);
 }
 
+// The lane read from %laneid by a helper (CUB's LaneId(), raft's laneId()):
+// the asm moves the register into a local the helper returns. A mask shifted
+// by the lane's half-warp instead of 16 times it (CUB's WarpReduce member
+// mask before d622848) leaves lanes 17-31 out; one shifted by 16 times it
+// names each half.
+__device__ __forceinline__ unsigned hardwareLaneId() {
+  unsigned ret;
+  asm("mov.u32 %0, %%laneid;" : "=r"(ret));
+  return ret;
+}
+
+__global__ void hardwareLaneMaskMustFlag(int *p) {
+  const unsigned halfMask = (0xffffffffu >> 16) << (hardwareLaneId() / 16);
+  p[threadIdx.x] = __shfl_down_sync(halfMask, p[threadIdx.x], 1, 16);
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: mask of __shfl_down_sync is computed from the lane and leaves the calling lane out: lane {{1[7-9]|2[0-9]|3[01]}} executes the call and passes 0x0001fffe, without its own bit{{.*}}[warp-mask-excludes-caller]
+  // CHECK-MESSAGES: :[[@LINE-3]]:29: note: the mask is computed from the lane here
+}
+
+__global__ void hardwareLaneMaskMustStaySilent(int *p) {
+  const unsigned halfMask = (0xffffffffu >> 16) << (16 * (hardwareLaneId() / 16));
+  p[threadIdx.x] = __shfl_down_sync(halfMask, p[threadIdx.x], 1, 16);
+}
+
 // A ballot of the whole warp used as the mask of a collective every lane
 // reaches: the lanes whose predicate was false call without their own bit
 // (NVIDIA/warp GH-1133: rows of 48 floats reduced in chunks of 32, the

@@ -13,6 +13,7 @@
 #include "SymbolicView.h"
 #include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
+#include "analysis/LaneIdentity.h"
 #include "analysis/LaunchFacts.h"
 #include "analysis/SymbolicTerm.h"
 #include "analysis/SymbolicTranslation.h"
@@ -277,8 +278,17 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
   if (!Def || Inlining > 3 || isInSystemHeader(Def, P.Ctx))
     return nullptr;
   const Expr *Returned = onlyReturnedExpr(Def);
-  if (!Returned)
+  if (!Returned) {
+    // A parameterless helper the lane recogniser reads as the lane (CUB's
+    // LaneId(): `%laneid` moved into a local by asm, then returned).
+    if (Def->getNumParams() == 0 && !isa<CXXMethodDecl>(Def)) {
+      PositionForm F = positionForm(Call, P.Ctx);
+      if (F.Kind == PositionForm::Lane && !F.Group)
+        return Terms.cast(Terms.threadIndex(TermOp::HardwareLane), T.widthOf(Call->getType()),
+                          false);
+    }
     return nullptr;
+  }
   // A method that returns something of its object (`return n;`, a getter
   // such as cuGraph's number_of_edges()) is a leaf here: the object's
   // fields are nothing the translator can bind, and the dataflow knows
