@@ -7,8 +7,9 @@ PACKAGES=(
   clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tools-22 clang-tidy-22
   cmake ninja-build libgtest-dev python3 git
 )
-# Issue-specific tools used by the test suite (pre-commit hook test).
-PACKAGES+=(pre-commit)
+# Issue-specific tools used by the test suite (pre-commit hook test, the launcher in front of
+# ccache in a Make build).
+PACKAGES+=(pre-commit ccache make)
 # Real editors for the recipe tests of docs/editors.md (test/lsp/editor-*.test).
 PACKAGES+=(neovim emacs-nox elpa-eglot)
 
