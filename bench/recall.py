@@ -64,10 +64,13 @@ def expand(text, tree, deps):
 
 
 def run_one(binary, unit, flags, timeout):
-    cmd = [binary, "--format=json", "--no-cache", "-j", "1", unit, "--"] + flags
+    # warp-tidy's own limit (300 s by default) is the run's: recall should not depend on
+    # how loaded the machine is.
+    cmd = [binary, "--format=json", "--no-cache", "-j", "1", "--timeout=%d" % timeout, unit,
+           "--"] + flags
     start = time.monotonic()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 60)
     except subprocess.TimeoutExpired:
         return {"rc": None, "error": "timeout after %ss" % timeout, "seconds": timeout,
                 "report": None, "stderr": ""}
