@@ -4,9 +4,9 @@
 // every lane runs the reduction, so in the second chunk lanes 16..31 shuffle without their own
 // bit (NVIDIA Warp's tile reduction, GH-1133, had this shape).
 //
-// bug.cu and fixed.cu are the same program except for the marked lines (a BUG comment in bug.cu,
-// a FIX comment in fixed.cu). The host side they share, and what the program prints, is in
-// runtime-validation/common/harness.cuh.
+// bug.cu and fixed.cu are the same program except for the marked line (a BUG comment in bug.cu, a
+// FIX comment in fixed.cu) and the ballot before it that fixed.cu no longer needs. The host side
+// they share, and what the program prints, is in runtime-validation/common/harness.cuh.
 #include "../../common/harness.cuh"
 
 // =============================================================================================
