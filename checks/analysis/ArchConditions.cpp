@@ -125,6 +125,9 @@ public:
       : Macros(Macros), CudaArch(CudaArch), HandleDefined(HandleDefined) {}
 
   bool Failed = false;
+  /// The expansion named a macro or query whose answer may depend on the
+  /// architecture (see conditionReadsArch).
+  bool ReadsArch = false;
 
   void expand(llvm::ArrayRef<CondToken> In, std::vector<CondToken> &Out,
               unsigned Depth = 0) {
@@ -140,6 +143,7 @@ public:
         Out.push_back(T);
         continue;
       }
+      noteArchDependence(T.Text);
       if (HandleDefined && T.Text == "defined") {
         size_t J = I + 1;
         bool Paren = J < In.size() && isPunct(In[J], "(");
@@ -149,6 +153,7 @@ public:
           Failed = true;
           return;
         }
+        noteArchDependence(In[J].Text);
         Out.push_back(number(isDefined(In[J].Text) ? 1 : 0));
         if (Paren) {
           if (J + 1 >= In.size() || !isPunct(In[J + 1], ")")) {
@@ -250,6 +255,11 @@ public:
   }
 
 private:
+  void noteArchDependence(llvm::StringRef Name) {
+    ReadsArch |= Name.starts_with("__CUDA_ARCH") || Name == "__has_builtin" ||
+                 Name == "__has_target_builtin" || Name.starts_with("__is_target_");
+  }
+
   bool isDefined(llvm::StringRef Name) {
     if (Name == CudaArchName)
       return CudaArch.has_value();
@@ -427,6 +437,14 @@ std::optional<int64_t> evaluateCondition(llvm::ArrayRef<CondToken> Tokens,
     return std::nullopt;
   Parser P(Expanded);
   return P.parseAll();
+}
+
+bool conditionReadsArch(llvm::ArrayRef<CondToken> Tokens, const MacroLookup &Macros) {
+  // Any arch will do: what matters is which names the expansion reaches.
+  Expander E(Macros, /*CudaArch=*/750, /*HandleDefined=*/true);
+  std::vector<CondToken> Expanded;
+  E.expand(Tokens, Expanded);
+  return E.ReadsArch || E.Failed;
 }
 
 std::optional<int64_t> evaluateExpression(llvm::ArrayRef<CondToken> Tokens,

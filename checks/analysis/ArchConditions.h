@@ -61,6 +61,18 @@ std::optional<int64_t> evaluateCondition(llvm::ArrayRef<CondToken> Tokens,
                                          const MacroLookup &Macros,
                                          std::optional<unsigned> CudaArch);
 
+/// Whether the value of \p Tokens may differ from one architecture to
+/// another with the macro table \p Macros: its expansion names
+/// `__CUDA_ARCH__` (or another `__CUDA_ARCH*` macro) or asks whether a
+/// builtin exists or the target is some processor (`__has_builtin`,
+/// `__is_target_*`: NVPTX builtins come with sm_/ptx features), or it
+/// cannot be expanded (pasting, stringising, unbalanced calls). A condition
+/// that reads none of these (`__has_include(<x>)`,
+/// `__has_cpp_attribute(nodiscard)`, `FMT_VERSION > 9`) has, with the same
+/// table, one value at every architecture: the one this pass's preprocessor
+/// gave it, even where evaluateCondition cannot compute it.
+bool conditionReadsArch(llvm::ArrayRef<CondToken> Tokens, const MacroLookup &Macros);
+
 /// Expands macros in \p Tokens (the same rules as evaluateCondition) and
 /// evaluates the result as an integer constant expression; used for mask
 /// arguments written in code that the analysed pass skipped.

@@ -95,9 +95,9 @@ public:
   void If(SourceLocation Loc, SourceRange CondRange, ConditionValueKind V) override {
     if (!open(Loc))
       return;
-    std::string Text = conditionText(CondRange);
-    startBranch(Loc, evaluate(lexConditionText(Text), known(V)), false, "#if " + Text,
-                V != CVK_True);
+    std::string Text = conditionText(Loc, CondRange);
+    startBranch(Loc, evaluate(lexConditionText(Text), known(V), V == CVK_True), false,
+                "#if " + Text, V != CVK_True);
   }
   void Ifdef(SourceLocation Loc, const Token &Name, const MacroDefinition &MD) override {
     if (!open(Loc))
@@ -117,8 +117,13 @@ public:
             SourceLocation) override {
     if (!next(Loc))
       return;
-    std::string Text = conditionText(CondRange);
-    startBranch(Loc, evaluate(lexConditionText(Text), V == CVK_True), false,
+    std::string Text = conditionText(Loc, CondRange);
+    // Not evaluated: an earlier branch was taken, and the condition's own
+    // value is unknown.
+    std::optional<bool> Value;
+    if (V != CVK_NotEvaluated)
+      Value = V == CVK_True;
+    startBranch(Loc, evaluate(lexConditionText(Text), V == CVK_True, Value), false,
                 "#elif " + Text, V != CVK_True);
   }
   void Elifdef(SourceLocation Loc, const Token &Name, const MacroDefinition &MD) override {
@@ -131,7 +136,7 @@ public:
   void Elifdef(SourceLocation Loc, SourceRange CondRange, SourceLocation) override {
     if (!next(Loc))
       return;
-    std::string Text = conditionText(CondRange);
+    std::string Text = conditionText(Loc, CondRange);
     startBranch(Loc, evaluate(lexConditionText("defined(" + Text + ")"), false), false,
                 "#elifdef " + Text, true);
   }
@@ -145,7 +150,7 @@ public:
   void Elifndef(SourceLocation Loc, SourceRange CondRange, SourceLocation) override {
     if (!next(Loc))
       return;
-    std::string Text = conditionText(CondRange);
+    std::string Text = conditionText(Loc, CondRange);
     startBranch(Loc, evaluate(lexConditionText("!defined(" + Text + ")"), false), false,
                 "#elifndef " + Text, true);
   }
@@ -231,11 +236,24 @@ private:
     return Loc.isValid() && Loc.isFileID() && !SM.isInSystemHeader(Loc);
   }
 
-  std::string conditionText(SourceRange R) const {
+  /// The condition of the directive whose name is at \p DirectiveLoc, as
+  /// written. From the end of that name, not from the start of \p R: clang's
+  /// range begins after a leading `__has_include(...)` (the builtin lexes its
+  /// operand itself), which left `) && __CUDA_ARCH__ >= 900` to evaluate.
+  std::string conditionText(SourceLocation DirectiveLoc, SourceRange R) const {
     if (R.isInvalid())
       return "";
-    std::string Text =
-        Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, PP.getLangOpts()).str();
+    SourceLocation Begin = R.getBegin();
+    if (DirectiveLoc.isValid() && DirectiveLoc.isFileID() && R.getEnd().isFileID()) {
+      SourceLocation AfterName =
+          Lexer::getLocForEndOfToken(DirectiveLoc, 0, SM, PP.getLangOpts());
+      if (AfterName.isValid() && SM.getFileID(AfterName) == SM.getFileID(R.getEnd()) &&
+          SM.getFileOffset(AfterName) <= SM.getFileOffset(R.getEnd()))
+        Begin = AfterName;
+    }
+    std::string Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, R.getEnd()),
+                                            SM, PP.getLangOpts())
+                           .str();
     // Line continuations.
     std::string Out;
     for (size_t I = 0; I < Text.size(); ++I) {
@@ -273,11 +291,23 @@ private:
   }
 
   /// Evaluates a condition for every target arch; \p AnalysedValue, when
-  /// given, is the preprocessor's own answer for the analysed arch.
+  /// given, is the preprocessor's own answer for the analysed arch (whether
+  /// it takes the branch), \p ConditionValue the value it computed for the
+  /// condition itself.
   ArchMask evaluate(const std::vector<CondToken> &Tokens,
-                    std::optional<bool> AnalysedValue) {
+                    std::optional<bool> AnalysedValue,
+                    std::optional<bool> ConditionValue = std::nullopt) {
     ArchMask M;
     MacroLookup Lookup = [this](llvm::StringRef N) { return lookupMacro(N); };
+    // A condition that reads nothing arch-dependent has the preprocessor's
+    // value at every arch, also where the evaluator could not compute it
+    // (`__has_include`, `__has_cpp_attribute`): fmt's and mdspan's feature
+    // tests are no reason to think another arch compiles their other branch.
+    if (ConditionValue && !conditionReadsArch(Tokens, Lookup)) {
+      if (*ConditionValue)
+        M.Definite = M.Possible = Map->allArchs();
+      return M;
+    }
     for (unsigned I = 0; I < Map->Archs.size(); ++I) {
       unsigned Arch = Map->Archs[I];
       std::optional<int64_t> V;

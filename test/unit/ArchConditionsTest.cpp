@@ -76,6 +76,33 @@ TEST(ArchConditions, UnknownStaysUnknown) {
   EXPECT_FALSE(eval("", 800).has_value());
 }
 
+// Which conditions can take different values at different archs (with one
+// macro table): those whose expansion reaches __CUDA_ARCH__ or a
+// target-feature query, or that cannot be expanded.
+TEST(ArchConditions, ReadsArch) {
+  Macros M;
+  M.object("MIN_ARCH", "800");
+  M.object("HAS_REDUCE", "(__CUDA_ARCH__ >= MIN_ARCH)");
+  M.function("HAS_CPP_ATTRIBUTE", {"x"}, "__has_cpp_attribute(x)");
+  M.function("HAS_CPP14_ATTRIBUTE", {"x"}, "(__cplusplus >= 201402L && HAS_CPP_ATTRIBUTE(x))");
+  M.function("IGNORES_ARG", {"x"}, "1");
+  M.function("PASTE", {"a", "b"}, "a ## b");
+  auto Reads = [&](llvm::StringRef Text) {
+    return conditionReadsArch(lexConditionText(Text), M.lookup());
+  };
+  EXPECT_TRUE(Reads("__CUDA_ARCH__ >= 800"));
+  EXPECT_TRUE(Reads("defined(__CUDA_ARCH__)"));
+  EXPECT_TRUE(Reads("HAS_REDUCE"));
+  EXPECT_TRUE(Reads("defined(__CUDA_ARCH_FEAT_SM90_ALL)"));
+  EXPECT_TRUE(Reads("__has_builtin(__nvvm_redux_sync_add)"));
+  EXPECT_TRUE(Reads("PASTE(__CUDA, _ARCH__)"));
+  EXPECT_FALSE(Reads("__has_include(<cuda_bf16.h>)"));
+  EXPECT_FALSE(Reads("HAS_CPP14_ATTRIBUTE(fallthrough)"));
+  EXPECT_FALSE(Reads("MIN_ARCH >= 700 && defined(NOT_DEFINED)"));
+  // An argument the macro drops is never expanded.
+  EXPECT_FALSE(Reads("IGNORES_ARG(__CUDA_ARCH__)"));
+}
+
 TEST(ArchConditions, ExpressionsAndLiterals) {
   Macros M;
   M.object("FULL", "0xffffffffu");
