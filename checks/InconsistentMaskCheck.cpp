@@ -35,13 +35,12 @@ void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
   WarpAnalysisCache &Cache = analysisCache(Ctx);
   LaneMaskQuestions Questions(Cache.terms(), Cache.prover());
   for (const CollectiveSite &Site : Analysis->sites()) {
-    if (!Site.Call)
-      continue; // an inline-PTX collective: its mask operand is not followed here
-    std::optional<CollectiveCall> Collective = recogniseCollective(Site.Call);
-    const Expr *Mask = Collective ? Collective->maskArg() : nullptr;
-    if (!Mask || SM.isInSystemHeader(Site.Call->getBeginLoc()))
+    // The mask as the site gives it: the collective's argument, an inline
+    // PTX collective's operand, or what a wrapper passes on as its mask.
+    const Expr *Mask = Site.MaskExpr;
+    if (!Mask || SM.isInSystemHeader(Site.At->getBeginLoc()))
       continue;
-    TermRef MaskTerm = laneMaskTerm(*Analysis, Site, Mask);
+    TermRef MaskTerm = laneMaskTerm(*Analysis, Site);
     if (!LaneMaskQuestions::isLaneExpression(MaskTerm))
       continue;
     LaneSet Executing = lanesExecuting(Site);
@@ -65,7 +64,7 @@ void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
         << W.Lane << W.Named << Site.Intrinsic->Name << hexMask(W.Mask)
         << hexMask(W.NamedMask) << describeKind(Site.Intrinsic->Kind)
         << Mask->getSourceRange();
-    if (const Expr *Definition = maskDefinition(Mask))
+    if (const Expr *Definition = maskDefinition(Mask, Cache.fieldStores()))
       diag(SM.getFileLoc(Definition->getBeginLoc()), "the mask is computed from the lane here",
            DiagnosticIDs::Note);
   }

@@ -45,6 +45,16 @@ static bool looksLikeTruncatedFullMask(const Expr *Mask, const ASTContext &Ctx) 
          Text.find_first_not_of("fF") == llvm::StringRef::npos;
 }
 
+/// The intrinsic, or the helper as clang names it in notes ('f<float>').
+static std::string calleeForMessage(const CollectiveSite &Site, const ASTContext &Ctx) {
+  if (!Site.Helper)
+    return Site.Intrinsic->Name.str();
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  Site.Helper->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  return "'" + OS.str() + "'";
+}
+
 /// A mask computed from the lane (`lanemask_lt()`, `(1u << lane) - 1`):
 /// reported when some lane that executes the call provably passes a mask
 /// without its own bit (analysis/LaneMasks.h), with that lane as witness.
@@ -52,13 +62,12 @@ void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &
                                                       const CollectiveSite &Site,
                                                       ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  if (!Site.Call)
-    return; // an inline-PTX collective: its mask operand is not followed here
-  std::optional<CollectiveCall> Collective = recogniseCollective(Site.Call);
-  const Expr *Mask = Collective ? Collective->maskArg() : nullptr;
-  if (!Mask || SM.isInSystemHeader(Site.Call->getBeginLoc()))
+  // The mask as the site gives it: the collective's argument, an inline PTX
+  // collective's operand, or what a wrapper passes on as its mask.
+  const Expr *Mask = Site.MaskExpr;
+  if (!Mask || SM.isInSystemHeader(Site.At->getBeginLoc()))
     return;
-  TermRef MaskTerm = laneMaskTerm(Analysis, Site, Mask);
+  TermRef MaskTerm = laneMaskTerm(Analysis, Site);
   if (!LaneMaskQuestions::isLaneExpression(MaskTerm))
     return;
   WarpAnalysisCache &Cache = analysisCache(Ctx);
@@ -84,21 +93,11 @@ void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &
             "must have its own bit set in the mask, so the %4 is undefined for it; add the "
             "calling lane's bit (`| (1u << lane)`), or guard the call so that only lanes "
             "named in their own mask reach it")
-      << Site.Intrinsic->Name << (Proved ? 0 : 1) << W.Lane << MaskText
+      << calleeForMessage(Site, Ctx) << (Proved ? 0 : 1) << W.Lane << MaskText
       << describeKind(Site.Intrinsic->Kind) << Mask->getSourceRange();
-  if (const Expr *Definition = maskDefinition(Mask))
+  if (const Expr *Definition = maskDefinition(Mask, Cache.fieldStores()))
     diag(SM.getFileLoc(Definition->getBeginLoc()), "the mask is computed from the lane here",
          DiagnosticIDs::Note);
-}
-
-/// The intrinsic, or the helper as clang names it in notes ('f<float>').
-static std::string calleeForMessage(const CollectiveSite &Site, const ASTContext &Ctx) {
-  if (!Site.Helper)
-    return Site.Intrinsic->Name.str();
-  std::string Name;
-  llvm::raw_string_ostream OS(Name);
-  Site.Helper->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
-  return "'" + OS.str() + "'";
 }
 
 /// A ballot of the whole warp as the mask of a collective every lane
@@ -146,7 +145,7 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
   for (const CollectiveSite &Site : Analysis->sites()) {
     if (!Site.ImplicitMask && !Site.Required)
       checkBallotMask(*Analysis, Site, Ctx);
-    if (!Site.Helper && !Site.ImplicitMask && !Site.Required) {
+    if (!Site.ImplicitMask && !Site.Required) {
       checkLaneExpressionMask(*Analysis, Site, Ctx);
       continue;
     }

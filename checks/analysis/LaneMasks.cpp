@@ -3,6 +3,7 @@
 #include "LaneMasks.h"
 #include "AstQueries.h"
 #include "CollectiveCalls.h"
+#include "FieldConstruction.h"
 #include "LocalWrites.h"
 #include "Uniformity.h"
 #include "clang/AST/Decl.h"
@@ -122,18 +123,23 @@ LaneSet lanesExecuting(const CollectiveSite &Site) {
   return Site.DataDecided ? Site.Must : Site.May;
 }
 
-const clang::Expr *maskDefinition(const clang::Expr *Mask) {
+const clang::Expr *maskDefinition(const clang::Expr *Mask, FieldStores &Stores) {
+  if (const auto *Read = llvm::dyn_cast_or_null<clang::MemberExpr>(Mask ? stripValue(Mask) : nullptr)) {
+    const clang::FieldDecl *F = fieldOfThis(Read);
+    if (!F)
+      return nullptr;
+    return selectedArm(constructionValue(F, Stores), F->getASTContext());
+  }
   const auto *Ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(Mask ? stripValue(Mask) : nullptr);
   const auto *Var = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
   return Var && Var->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(Var) ? Var->getInit()
                                                                                : nullptr;
 }
 
-TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &Site,
-                     const clang::Expr *Mask) {
-  if (!Mask || !Site.Call || Site.Helper || Site.ImplicitMask || Site.Required)
+TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &Site) {
+  if (!Site.MaskExpr || Site.ImplicitMask || Site.Required)
     return nullptr;
-  return Analysis.symbolicValue(Mask, Site.Call, 32);
+  return Analysis.symbolicValue(Site.MaskExpr, Site.At, 32);
 }
 
 /// The `__ballot_sync` call whose result \p Mask is, through locals that are

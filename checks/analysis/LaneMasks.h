@@ -42,6 +42,8 @@ class Expr;
 
 namespace warp_tidy {
 
+class FieldStores;
+
 class FunctionUniformity;
 struct CollectiveSite;
 
@@ -97,15 +99,18 @@ private:
   UniformityProver &Prover;
 };
 
-/// The mask of \p Site (its argument \p Mask) as a 32-bit term where the
-/// call evaluates it, or null when the site has a constant or implicit mask
-/// or the analysis cannot write it as a term.
-TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &Site,
-                     const clang::Expr *Mask);
+/// The mask of \p Site as a 32-bit term where the site evaluates it (the
+/// collective's mask argument, an inline-PTX collective's mask operand, or
+/// the argument a wrapper passes on as its collective's mask: the site's
+/// MaskExpr), or null when the site has a constant or implicit mask or the
+/// analysis cannot write it as a term.
+TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &Site);
 
-/// Where a mask written as a local variable (`__syncwarp(segment)`) is
-/// computed: the variable's initialiser, for a note; null otherwise.
-const clang::Expr *maskDefinition(const clang::Expr *Mask);
+/// Where a mask written as a local variable (`__syncwarp(segment)`) or a
+/// field holding its constructor's value (CUB's `member_mask`,
+/// FieldConstruction.h) is computed: the initialiser (the arm a constant
+/// `?:` selects), for a note; null otherwise.
+const clang::Expr *maskDefinition(const clang::Expr *Mask, FieldStores &Stores);
 
 /// The lanes that can be taken as executing \p Site for a provable finding:
 /// the lanes that may reach it when lane comparisons alone decide that, the

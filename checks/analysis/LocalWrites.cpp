@@ -105,12 +105,27 @@ bool outputReadsLaneRegister(const GCCAsmStmt *Asm, unsigned I) {
 /// in \p S (see the file comment of LocalWrites.h for what counts).
 void forEachLocalWrite(const Stmt *S, const CallExpr *ReadOnlyCall,
                        llvm::function_ref<void(const VarDecl *, bool)> OnWrite) {
+  forEachStore(S, ReadOnlyCall, [&](const Expr *Target, const GCCAsmStmt *Asm, unsigned Output) {
+    const VarDecl *V = storedLocal(Target);
+    if (!V)
+      return;
+    bool LaneRegister = false;
+    if (Asm) {
+      const Expr *Init = V->getInit();
+      bool NoInit = !Init || isa<ImplicitValueInitExpr>(Init);
+      LaneRegister = NoInit && outputReadsLaneRegister(Asm, Output);
+    }
+    OnWrite(V, LaneRegister);
+  });
+}
+
+} // namespace
+
+void forEachStore(const Stmt *S, const CallExpr *ReadOnlyCall,
+                  llvm::function_ref<void(const Expr *, const GCCAsmStmt *, unsigned)> OnStore) {
   if (!S)
     return;
-  auto Write = [&](const Expr *Target) {
-    if (const VarDecl *V = storedLocal(Target))
-      OnWrite(V, false);
-  };
+  auto Write = [&](const Expr *Target) { OnStore(Target, nullptr, 0); };
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isAssignmentOp())
       Write(BO->getLHS());
@@ -119,11 +134,7 @@ void forEachLocalWrite(const Stmt *S, const CallExpr *ReadOnlyCall,
       Write(UO->getSubExpr());
   } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
     for (unsigned I = 0, N = Asm->getNumOutputs(); I < N; ++I)
-      if (const VarDecl *V = storedLocal(Asm->getOutputExpr(I))) {
-        const Expr *Init = V->getInit();
-        bool NoInit = !Init || isa<ImplicitValueInitExpr>(Init);
-        OnWrite(V, NoInit && outputReadsLaneRegister(Asm, I));
-      }
+      OnStore(Asm->getOutputExpr(I), Asm, I);
   } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     // `int &r = x;`: r writes x wherever it is written.
     for (const Decl *D : DS->decls())
@@ -153,10 +164,8 @@ void forEachLocalWrite(const Stmt *S, const CallExpr *ReadOnlyCall,
   const Stmt *Discarded = discardedBranch(S);
   for (const Stmt *Child : S->children())
     if (Child != Discarded)
-      forEachLocalWrite(Child, ReadOnlyCall, OnWrite);
+      forEachStore(Child, ReadOnlyCall, OnStore);
 }
-
-} // namespace
 
 LocalWriteFacts::LocalWriteFacts(const Stmt *Body) {
   forEachLocalWrite(Body, nullptr, [&](const VarDecl *V, bool LaneRegister) {

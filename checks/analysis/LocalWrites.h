@@ -22,9 +22,11 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace clang {
 class CallExpr;
+class GCCAsmStmt;
 class Expr;
 class FunctionDecl;
 class Stmt;
@@ -61,6 +63,17 @@ private:
   };
   llvm::DenseMap<const clang::VarDecl *, VarWrites> ByVar;
 };
+
+/// Calls \p OnStore(lvalue, asm, output) for every lvalue \p S may store
+/// into (the writes of the file comment, whatever the lvalue's root): an
+/// assignment's or ++/--'s operand, an address taken, an initialiser bound
+/// to a non-const reference, an argument bound to a non-const reference
+/// parameter (except those of \p ReadOnlyCall), and each output of an
+/// inline asm (then \p asm is the statement and \p output the index).
+void forEachStore(const clang::Stmt *S, const clang::CallExpr *ReadOnlyCall,
+                  llvm::function_ref<void(const clang::Expr *, const clang::GCCAsmStmt *,
+                                          unsigned)>
+                      OnStore);
 
 /// The local variable or parameter an lvalue stores into: `x`, `s.f`,
 /// `a[i]` (a local array) all store into their root variable; null for a

@@ -163,6 +163,11 @@ TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
       return Terms.cast(T, Width, isSigned(Call->getType()));
     return leaf(E);
   }
+  if (const auto *Read = dyn_cast<MemberExpr>(E)) {
+    if (TermRef T = Env.field(Read, *this))
+      return Terms.cast(T, Width, isSigned(Read->getType()));
+    return leaf(E);
+  }
   if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
     return Terms.cast(translate(MT->getSubExpr()), Width, isSigned(MT->getType()));
   if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))

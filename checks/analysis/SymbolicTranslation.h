@@ -22,6 +22,7 @@ namespace clang {
 class ASTContext;
 class CallExpr;
 class Expr;
+class MemberExpr;
 class QualType;
 class VarDecl;
 } // namespace clang
@@ -39,6 +40,10 @@ public:
                            SymbolicTranslator &T) = 0;
   /// The term the call's result stands for; null for a leaf.
   virtual TermRef call(const clang::CallExpr *Call, SymbolicTranslator &T) = 0;
+  /// The term a read of a field stands for; null for a leaf.
+  virtual TermRef field(const clang::MemberExpr *Read, SymbolicTranslator &T) {
+    return nullptr;
+  }
   /// Whether every lane of a warp holds the same value of \p E here.
   virtual bool isUniform(const clang::Expr *E) = 0;
   /// A key naming the program point leaves are taken at (two reads of the

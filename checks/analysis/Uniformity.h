@@ -170,6 +170,7 @@ class WarpAnalysisCache;
 class FunctionUniformity;
 class LaunchFacts;
 class LocalWriteFacts;
+class FieldStores;
 class TermBuilder;
 class UniformityProver;
 struct Term;
@@ -264,6 +265,9 @@ public:
   UniformityProver &prover();
   /// What the unit's launches guarantee about kernel parameters.
   LaunchFacts &launchFacts();
+  /// Which fields the unit's code stores into after construction
+  /// (FieldConstruction.h).
+  FieldStores &fieldStores();
   /// Which locals of \p FD's body are written after their initialiser
   /// (LocalWrites.h): one scan per body, kept by the cache of FD's
   /// translation unit (whatever its options) for as long as the unit lives.
@@ -337,6 +341,7 @@ private:
   std::unique_ptr<TermBuilder> Terms;
   std::unique_ptr<UniformityProver> Prover;
   std::unique_ptr<LaunchFacts> Launches;
+  std::unique_ptr<FieldStores> Fields;
   llvm::DenseMap<const clang::Stmt *, std::unique_ptr<LocalWriteFacts>> WriteFacts;
 };
 

@@ -13,6 +13,7 @@
 #include "SymbolicView.h"
 #include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
+#include "analysis/FieldConstruction.h"
 #include "analysis/LaneIdentity.h"
 #include "analysis/LaunchFacts.h"
 #include "analysis/SymbolicTerm.h"
@@ -25,6 +26,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
 
@@ -305,6 +307,44 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
   --Inlining;
   Bindings = std::move(Saved);
   return R;
+}
+
+/// Whether \p R is built from constants and the thread's own indices alone
+/// (no leaf standing for a value the translator could not see through).
+static bool onlyThreadLeaves(TermRef R) {
+  llvm::SmallVector<TermRef, 16> Work{R};
+  llvm::DenseSet<TermRef> Seen;
+  while (!Work.empty()) {
+    TermRef T = Work.pop_back_val();
+    if (!Seen.insert(T).second)
+      continue;
+    if (T->Op == TermOp::Uniform || T->Op == TermOp::PerLane || Seen.size() > 256)
+      return false;
+    Work.append(T->Ops.begin(), T->Ops.end());
+  }
+  return true;
+}
+
+TermRef FunctionUniformity::Impl::SymbolicView::field(const MemberExpr *Read,
+                                                      SymbolicTranslator &T) {
+  // Fields read in a constructor's initialiser are earlier fields of the
+  // same object (FieldConstruction.h): a few levels at most.
+  const FieldDecl *F = fieldOfThis(Read);
+  if (!F || FieldDepth > 4)
+    return nullptr;
+  const Expr *Value = constructionValue(F, P.Cache.fieldStores());
+  if (!Value)
+    return nullptr;
+  // The constructor's expression, read where no local or parameter of this
+  // function can be bound (as in a helper being inlined): what is not a
+  // constant, a thread index or a lane helper becomes a leaf, and then the
+  // field stays a leaf of its own.
+  ++Inlining;
+  ++FieldDepth;
+  TermRef R = T.translate(Value);
+  --FieldDepth;
+  --Inlining;
+  return R && onlyThreadLeaves(R) ? R : nullptr;
 }
 
 TermRef FunctionUniformity::Impl::SymbolicView::linearThreadId(TermBuilder &Terms) {

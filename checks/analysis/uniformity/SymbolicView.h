@@ -33,6 +33,7 @@ struct FunctionUniformity::Impl::SymbolicView final : SymbolicEnvironment {
   unsigned ProvingBlock = ~0u;
   unsigned Inlining = 0;
   unsigned Substitutions = 0;
+  unsigned FieldDepth = 0; ///< fields being read through their initialisers
   llvm::DenseMap<const clang::ParmVarDecl *, TermRef> Bindings;
 
   const void *point() const override { return Point; }
@@ -53,6 +54,11 @@ struct FunctionUniformity::Impl::SymbolicView final : SymbolicEnvironment {
                          SymbolicTranslator &T);
 
   TermRef call(const clang::CallExpr *Call, SymbolicTranslator &T) override;
+
+  /// A field of `this` that holds its constructor's value
+  /// (FieldConstruction.h) stands for that value when it is a function of
+  /// the thread alone.
+  TermRef field(const clang::MemberExpr *Read, SymbolicTranslator &T) override;
 
   TermRef linearThreadId(TermBuilder &Terms);
 };

@@ -11,6 +11,7 @@
 #include "FunctionAnalysis.h"
 #include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
+#include "analysis/FieldConstruction.h"
 #include "analysis/LaunchFacts.h"
 #include "analysis/LocalWrites.h"
 #include "analysis/SymbolicTerm.h"
@@ -228,6 +229,12 @@ LaunchFacts &WarpAnalysisCache::launchFacts() {
   if (!Launches)
     Launches = std::make_unique<LaunchFacts>(Ctx);
   return *Launches;
+}
+
+FieldStores &WarpAnalysisCache::fieldStores() {
+  if (!Fields)
+    Fields = std::make_unique<FieldStores>(Ctx);
+  return *Fields;
 }
 
 UniformityProver &WarpAnalysisCache::prover() {
