@@ -77,10 +77,13 @@ def project_source_files(root):
 
 
 def run_one(binary, path, flags, timeout):
-    cmd = [binary, "--format=json", "--no-cache", "-j", "1", path, "--"] + flags
+    # The file's limit is warp-tidy's own too (its default, 300 s, stopped raft's
+    # largest test units under the load of a parallel run).
+    cmd = [binary, "--format=json", "--no-cache", "-j", "1", "--timeout=%d" % timeout, path,
+           "--"] + flags
     start = time.monotonic()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 60)
     except subprocess.TimeoutExpired:
         return {"file": path, "rc": None, "error": "timeout after %ss" % timeout,
                 "seconds": timeout, "report": None, "stderr": ""}
