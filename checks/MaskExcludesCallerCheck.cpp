@@ -11,6 +11,8 @@
 #include "MaskExcludesCallerCheck.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/LaneMasks.h"
+#include "analysis/RunTimeMasks.h"
+#include "analysis/SymbolicTerm.h"
 #include "analysis/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -135,6 +137,54 @@ void MaskExcludesCallerCheck::checkBallotMask(const FunctionUniformity &Analysis
         << Site.Helper << Site.Intrinsic->Name;
 }
 
+/// A mask the same in every lane but computed at run time, executed by the
+/// whole warp, that some value of its inputs makes leave a lane out
+/// (analysis/RunTimeMasks.h): in a kernel, or in a helper the whole warp
+/// calls from this function.
+void MaskExcludesCallerCheck::checkRunTimeMasks(const FunctionUniformity &Analysis,
+                                                ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  WarpAnalysisCache &Cache = analysisCache(Ctx);
+  llvm::SmallVector<RunTimeMaskFinding, 2> Findings =
+      runTimeMasksOfKernel(Analysis, Cache.terms(), Cache.prover());
+  for (const CollectiveSite &Call : Analysis.sites()) {
+    if (!Call.Helper || Call.MaskExpr)
+      continue;
+    UniformityRef Helper = Cache.analysis(Call.Helper);
+    if (!Helper)
+      continue;
+    for (const RunTimeMaskFinding &F :
+         runTimeMasksAtCall(Analysis, Call, *Helper, Cache.terms(), Cache.prover()))
+      Findings.push_back(F);
+  }
+  for (const RunTimeMaskFinding &F : Findings) {
+    const CollectiveSite &Site = *F.Site;
+    const Expr *Mask = Site.MaskExpr;
+    if (SM.isInSystemHeader(Site.At->getBeginLoc()))
+      continue;
+    SourceLocation Loc = SM.getFileLoc(Mask->getBeginLoc());
+    if (!Reported.insert(Loc).second)
+      continue;
+    diag(Loc, "mask of %0 is computed at run time and leaves out lanes that execute the "
+              "call: every lane of the warp %select{that runs this kernel|that calls this "
+              "function at the call noted}1 executes the %2, but %select{for some values "
+              "of what the mask is computed from|with that call's arguments}5 it is %3, "
+              "without lane %4's bit, so the %2 is undefined for that lane; pass "
+              "0xffffffff and give the lanes that should not contribute a neutral value, "
+              "or guard the call so that only the lanes named in the mask reach it")
+        << calleeForMessage(Site, Ctx) << (F.Call ? 1 : 0)
+        << describeKind(Site.Intrinsic->Kind) << hexMask(F.Mask) << F.Lane
+        << (F.Constant ? 1 : 0) << Mask->getSourceRange();
+    if (const Expr *Definition = maskDefinition(Mask, Cache.fieldStores()))
+      diag(SM.getFileLoc(Definition->getBeginLoc()), "the mask is computed here",
+           DiagnosticIDs::Note);
+    if (F.Call)
+      diag(SM.getFileLoc(F.Call->At->getBeginLoc()),
+           "every lane of the warp calls %0 here", DiagnosticIDs::Note)
+          << F.Call->Helper;
+  }
+}
+
 void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   UniformityRef Analysis =
@@ -142,6 +192,7 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Analysis)
     return;
   const SourceManager &SM = Ctx.getSourceManager();
+  checkRunTimeMasks(*Analysis, Ctx);
   for (const CollectiveSite &Site : Analysis->sites()) {
     if (!Site.ImplicitMask && !Site.Required)
       checkBallotMask(*Analysis, Site, Ctx);

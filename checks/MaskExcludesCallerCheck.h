@@ -10,7 +10,10 @@
 // (`lanemask_lt()`) is reported when some lane that executes the call
 // provably passes a mask without its own bit (analysis/LaneMasks.h), and a
 // ballot of the whole warp used as the mask of a collective every lane
-// reaches (the lanes whose predicate was false are left out).
+// reaches (the lanes whose predicate was false are left out). A mask the same
+// in every lane but computed at run time (`0xffffffff >> (32 - len)`) is
+// reported where the whole warp executes the collective and some value of
+// what the mask is computed from leaves a lane out (analysis/RunTimeMasks.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +38,7 @@ private:
                                clang::ASTContext &Ctx);
   void checkBallotMask(const FunctionUniformity &Analysis, const CollectiveSite &Site,
                        clang::ASTContext &Ctx);
+  void checkRunTimeMasks(const FunctionUniformity &Analysis, clang::ASTContext &Ctx);
   llvm::DenseSet<clang::SourceLocation> Reported;
 };
 

@@ -4,6 +4,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <functional>
 
 namespace warp_tidy {
 
@@ -49,8 +50,10 @@ TermRef TermBuilder::threadIndex(TermOp Which) { return make(Term{Which, 32}); }
 TermRef TermBuilder::uniform(const void *Key, unsigned Width, unsigned KnownZeroBits,
                              const void *Point, uint64_t UpperBound) {
   auto [It, New] = Named.try_emplace({Key, Point, Width, true}, nullptr);
-  if (New)
+  if (New) {
     It->second = freshUniform(Width, KnownZeroBits, UpperBound);
+    Names[It->second] = {Key, Point};
+  }
   return It->second;
 }
 
@@ -65,8 +68,10 @@ TermRef TermBuilder::freshUniform(unsigned Width, unsigned KnownZeroBits,
 
 TermRef TermBuilder::perLane(const void *Key, unsigned Width, const void *Point) {
   auto [It, New] = Named.try_emplace({Key, Point, Width, false}, nullptr);
-  if (New)
+  if (New) {
     It->second = freshPerLane(Width);
+    Names[It->second] = {Key, Point};
+  }
   return It->second;
 }
 
@@ -74,6 +79,49 @@ TermRef TermBuilder::freshPerLane(unsigned Width) {
   Term T(TermOp::PerLane, Width);
   T.Id = NextId++;
   return make(std::move(T));
+}
+
+std::optional<TermBuilder::LeafName> TermBuilder::nameOf(TermRef Leaf) const {
+  auto It = Names.find(Leaf);
+  if (It == Names.end())
+    return std::nullopt;
+  return It->second;
+}
+
+TermRef TermBuilder::substitute(TermRef T, llvm::function_ref<TermRef(TermRef)> Replace) {
+  llvm::DenseMap<TermRef, TermRef> Done;
+  std::function<TermRef(TermRef)> Rebuild = [&](TermRef X) -> TermRef {
+    if (auto It = Done.find(X); It != Done.end())
+      return It->second;
+    TermRef R = X;
+    if (X->isLeaf()) {
+      if (TermRef With = Replace(X))
+        R = With;
+    } else if (!X->isConst()) {
+      llvm::SmallVector<TermRef, 3> Ops;
+      bool Changed = false;
+      for (TermRef O : X->Ops) {
+        Ops.push_back(Rebuild(O));
+        Changed |= Ops.back() != O;
+      }
+      if (Changed) {
+        switch (X->Op) {
+        case TermOp::Not: R = unary(TermOp::Not, Ops[0]); break;
+        case TermOp::ZExt: R = cast(Ops[0], X->Width, false); break;
+        case TermOp::SExt: R = cast(Ops[0], X->Width, true); break;
+        case TermOp::Trunc: R = cast(Ops[0], X->Width, false); break;
+        case TermOp::Ite: R = ite(Ops[0], Ops[1], Ops[2]); break;
+        default:
+          // A replacement of another width is brought to the operand's.
+          R = binary(X->Op, cast(Ops[0], X->Ops[0]->Width, false),
+                     cast(Ops[1], X->Ops[1]->Width, false), X->NoSignedWrap);
+        }
+      }
+    }
+    Done[X] = R;
+    return R;
+  };
+  return Rebuild(T);
 }
 
 TermRef TermBuilder::cast(TermRef X, unsigned Width, bool Signed) {

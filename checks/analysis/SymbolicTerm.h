@@ -27,11 +27,13 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <tuple>
 
 namespace llvm {
@@ -105,6 +107,19 @@ public:
 
   unsigned numLeaves() const { return NextId; }
 
+  /// What a named leaf (uniform() or perLane()) was created for: its key and
+  /// the point it stands at (null: the value on entry, never written).
+  struct LeafName {
+    const void *Key = nullptr;
+    const void *Point = nullptr;
+  };
+  /// The name of \p Leaf; nullopt for other terms and for fresh leaves.
+  std::optional<LeafName> nameOf(TermRef Leaf) const;
+
+  /// \p T with every leaf \p Replace maps to a term (non-null) replaced by
+  /// it, rebuilt (and folded) in this builder; the other leaves stay.
+  TermRef substitute(TermRef T, llvm::function_ref<TermRef(TermRef Leaf)> Replace);
+
 private:
   TermRef make(Term T);
   /// A comparison of two overflow-free signed sums whose lane-dependent
@@ -117,6 +132,7 @@ private:
            const Term *>
       Unique;
   std::map<std::tuple<const void *, const void *, unsigned, bool>, TermRef> Named;
+  llvm::DenseMap<TermRef, LeafName> Names; ///< the reverse of Named
   unsigned NextId = 1;
 };
 

@@ -5,6 +5,7 @@
 // and lanes that name each other pass the same mask.
 
 #include "analysis/LaneMasks.h"
+#include "analysis/RunTimeMasks.h"
 #include "gtest/gtest.h"
 
 using namespace warp_tidy;
@@ -120,6 +121,49 @@ TEST(LaneMasks, SolverFindsWhatSamplingMisses) {
   EXPECT_EQ(W.Lane, 7u);
   EXPECT_EQ(W.Mask, 0u);
   EXPECT_EQ(T.Prover.stats().SampledVarying, 0u); // the solver's model gave it
+}
+
+// A uniform mask over a run-time length: partial for every length below 32
+// that keeps the shift defined; 0xffffffff >> 32 (shift by the width, 0 in
+// the term's semantics) is no execution of the program.
+TEST(LaneMasks, RunTimeLengthLeavesLanesOut) {
+  MaskTerms T;
+  TermRef Len = T.B.uniform(&T, 32);
+  TermRef Prefix = T.op(TermOp::LShr, T.c(0xffffffff), T.op(TermOp::Sub, T.c(32), Len));
+  LaneMaskQuestions::LaneWithoutOwnBit W;
+  ASSERT_EQ(laneLeftOutForSomeInput(Prefix, LaneSet::all(), T.B, T.Prover, &W), Existence::Exists);
+  EXPECT_NE(W.Mask, 0u);
+  EXPECT_EQ(W.Mask & (1u << W.Lane), 0u);
+  EXPECT_EQ(W.Mask & (W.Mask + 1), 0u); // a prefix of the warp
+  // Only lane 0 executing: every defined length names it.
+  EXPECT_EQ(laneLeftOutForSomeInput(Prefix, LaneSet::single(0), T.B, T.Prover, &W),
+            Existence::NoneExists);
+  // A length that is a multiple of 32 (a launch fact): only 32 is defined.
+  TermRef Whole = T.B.uniform(&W, 32, /*KnownZeroBits=*/5);
+  TermRef WholePrefix = T.op(TermOp::LShr, T.c(0xffffffff), T.op(TermOp::Sub, T.c(32), Whole));
+  EXPECT_EQ(laneLeftOutForSomeInput(WholePrefix, LaneSet::all(), T.B, T.Prover, &W),
+            Existence::NoneExists);
+}
+
+// A helper's parameter replaced by the caller's argument: the mask folds to
+// the constant that argument makes it.
+TEST(LaneMasks, SubstitutedParameterFolds) {
+  MaskTerms T;
+  int Param = 0;
+  TermRef Len = T.B.perLane(&Param, 32);
+  ASSERT_TRUE(T.B.nameOf(Len));
+  EXPECT_EQ(T.B.nameOf(Len)->Key, &Param);
+  EXPECT_EQ(T.B.nameOf(T.B.freshUniform(32)), std::nullopt);
+  TermRef Prefix = T.op(TermOp::LShr, T.c(0xffffffff), T.op(TermOp::Sub, T.c(32), Len));
+  auto With = [&](TermRef Arg) {
+    return T.B.substitute(Prefix, [&](TermRef Leaf) { return Leaf == Len ? Arg : nullptr; });
+  };
+  EXPECT_EQ(With(T.c(16)), T.c(0xffff));
+  EXPECT_EQ(With(T.c(32)), T.c(0xffffffff));
+  TermRef Other = T.B.uniform(&T, 32);
+  TermRef General = With(Other);
+  EXPECT_FALSE(General->LaneDependent);
+  EXPECT_EQ(T.B.substitute(General, [](TermRef) -> TermRef { return nullptr; }), General);
 }
 
 } // namespace
