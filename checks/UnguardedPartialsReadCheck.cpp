@@ -14,6 +14,7 @@ namespace warp_tidy {
 
 void UnguardedPartialsReadCheck::onStartOfTranslationUnit() {
   Reported.clear();
+  Calls.clear();
 }
 
 // The option is read as text: the bool overloads of OptionsView are not
@@ -31,11 +32,15 @@ void UnguardedPartialsReadCheck::storeOptions(clang::tidy::ClangTidyOptions::Opt
 
 void UnguardedPartialsReadCheck::registerMatchers(MatchFinder *Finder) {
   // One- and two-dimensional shared arrays (`s[lane]`, `s[j][lane]`).
+  // A helper's pointer parameter may be the caller's shared array
+  // (analysis/PartialsRead.h asks the callers).
   auto SharedArray = declRefExpr(to(varDecl(hasAttr(attr::CUDAShared))));
+  auto PointerParameter = declRefExpr(to(parmVarDecl(hasType(pointerType()))));
   Finder->addMatcher(
       arraySubscriptExpr(
-          hasBase(ignoringParenImpCasts(anyOf(
-              SharedArray, arraySubscriptExpr(hasBase(ignoringParenImpCasts(SharedArray)))))),
+          hasBase(ignoringParenImpCasts(
+              anyOf(SharedArray, PointerParameter,
+                    arraySubscriptExpr(hasBase(ignoringParenImpCasts(SharedArray)))))),
           unless(isExpansionInSystemHeader()), unless(isInDiscardedConstexprBranch()))
           .bind("read"),
       this);
@@ -51,7 +56,10 @@ static std::string sourceText(const Expr *E, const SourceManager &SM, const Lang
 void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Read = Result.Nodes.getNodeAs<ArraySubscriptExpr>("read");
   ASTContext &Ctx = *Result.Context;
-  std::optional<PartialsFinding> F = analyzePartialsRead(Read, Ctx, {AssumeWholeWarps});
+  PartialsOptions Opts;
+  Opts.AssumeWholeWarps = AssumeWholeWarps;
+  Opts.SharedArgument = [&](const ParmVarDecl *P) { return Calls.sharedArrayPassedFor(P, Ctx); };
+  std::optional<PartialsFinding> F = analyzePartialsRead(Read, Ctx, Opts);
   if (!F)
     return;
   const SourceManager &SM = *Result.SourceManager;
@@ -125,6 +133,10 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
   }
   diag(SM.getFileLoc(F->WarpIndexWrite->getBeginLoc()),
        "the partials are written at the warp index here", DiagnosticIDs::Note);
+  if (F->SharedArgument)
+    diag(SM.getFileLoc(F->SharedArgument->getBeginLoc()),
+         "%0 is this caller's shared array %1", DiagnosticIDs::Note)
+        << F->Array << F->SharedArgument->getDecl();
 }
 
 } // namespace warp_tidy

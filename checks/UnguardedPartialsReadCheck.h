@@ -4,8 +4,9 @@
 // back at the lane index without bounding it by the number of warps (reads
 // slots no warp wrote: on an H200 a 64-thread block summed 348 as 24153), a
 // bound that rounds the number of warps down (drops a partial last warp), and
-// reads past the end of a partials array smaller than the warp. The analysis
-// lives in analysis/PartialsRead; this file only reports.
+// reads past the end of a partials array smaller than the warp. The partials
+// may be a helper's pointer parameter that a caller hands its `__shared__`
+// array. The analysis lives in analysis/PartialsRead; this file only reports.
 //
 // Option AssumeWholeWarps (default false): block sizes are always a multiple
 // of 32, so `lane < blockDim.x / 32` is exact and not reported.
@@ -15,6 +16,7 @@
 #ifndef WARP_TIDY_UNGUARDEDPARTIALSREADCHECK_H
 #define WARP_TIDY_UNGUARDEDPARTIALSREADCHECK_H
 
+#include "analysis/CallIndex.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -34,6 +36,8 @@ public:
 private:
   bool AssumeWholeWarps;
   llvm::DenseSet<clang::SourceLocation> Reported;
+  /// Who passes what to a helper that takes the partials as a pointer.
+  CallIndex Calls;
 };
 
 } // namespace warp_tidy

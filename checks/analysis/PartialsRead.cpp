@@ -520,9 +520,16 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   if (Read->getType()->isArrayType())
     return std::nullopt;
   std::optional<SlotAccess> Slot = slotAccess(Read);
-  if (!Slot || !Slot->Array->hasAttr<CUDASharedAttr>())
+  if (!Slot)
     return std::nullopt;
   const VarDecl *Array = Slot->Array;
+  // A helper's pointer parameter may hold the caller's `__shared__` array
+  // (asked of the caller below, once the rest of the pattern is there).
+  const auto *Parm = dyn_cast<ParmVarDecl>(Array);
+  bool ThroughPointer = !Array->hasAttr<CUDASharedAttr>();
+  if (ThroughPointer && (!Parm || !Parm->getType()->isPointerType() ||
+                         Slot->Indices.size() != 1 || !Opts.SharedArgument))
+    return std::nullopt;
   // The dimension indexed by the lane (the last one that is).
   std::optional<size_t> Dim;
   LaneIdKind LaneKind = LaneIdKind::None;
@@ -536,25 +543,39 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   if (!Dim)
     return std::nullopt;
   const Expr *Idx = Slot->Indices[*Dim];
-  // The declared extent of that dimension.
-  const ArrayType *AT = Ctx.getAsArrayType(Array->getType());
-  for (size_t I = 0; AT && I < *Dim; ++I)
-    AT = Ctx.getAsArrayType(AT->getElementType());
-  if (!AT)
-    return std::nullopt;
   if (!isRead(Read, Ctx))
     return std::nullopt;
 
   const FunctionDecl *FD = enclosingFunction(Read, Ctx, /*ThroughLambdas=*/true);
   if (!FD || !FD->getBody())
     return std::nullopt;
+  // A pointer parameter moved on (`p += n`) no longer names the slots.
+  if (ThroughPointer && LocalWriteFacts(FD->getBody()).isWrittenAfterInit(Array))
+    return std::nullopt;
   bool OtherStores = false;
   const Expr *Store = warpIndexStore(Array, *Dim, Slot->Indices.size(), FD->getBody(), Read,
                                      Ctx, &OtherStores);
   if (!Store)
     return std::nullopt;
+  // The declaration whose type gives the slots: the array itself, or the
+  // caller's `__shared__` array behind the pointer.
+  const VarDecl *Slots = Array;
+  const DeclRefExpr *SharedArgument = nullptr;
+  if (ThroughPointer) {
+    SharedArgument = Opts.SharedArgument(Parm);
+    if (!SharedArgument)
+      return std::nullopt;
+    Slots = cast<VarDecl>(SharedArgument->getDecl());
+  }
+  // The declared extent of that dimension.
+  const ArrayType *AT = Ctx.getAsArrayType(Slots->getType());
+  for (size_t I = 0; AT && I < *Dim; ++I)
+    AT = Ctx.getAsArrayType(AT->getElementType());
+  if (!AT)
+    return std::nullopt;
 
   PartialsFinding F{PartialsDefect::Unbounded, Read, Array, Store};
+  F.SharedArgument = SharedArgument;
   F.LaneIndex = Idx;
   if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
     F.ArraySize = CAT->getSize().getZExtValue();
@@ -664,7 +685,7 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   // `__shared__ T s[BLOCK / 32]` with 32 slots: one per warp of the block
   // the code is written for, so every slot the lanes read was written.
   if (F.ArraySize >= 32 && *Dim == 0)
-    if (TypeSourceInfo *TSI = Array->getTypeSourceInfo())
+    if (TypeSourceInfo *TSI = Slots->getTypeSourceInfo())
       if (auto ATL = TSI->getTypeLoc().getAs<ConstantArrayTypeLoc>()) {
         PartialsFinding::FloorSpelling Ignored;
         if (const Expr *Dividend = dividendByWarp(ATL.getSizeExpr(), Ctx, &Ignored))

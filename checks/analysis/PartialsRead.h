@@ -15,7 +15,10 @@
 //
 // This analysis recognises the read, finds the bounds that hold there (see
 // GuardFacts) and classifies them. It reports nothing for shared arrays that
-// are not written at a warp index in the same function.
+// are not written at a warp index in the same function. The array may be a
+// helper's pointer parameter, never reassigned, that a call in the unit
+// hands a `__shared__` array (LightGBM's ShuffleReduceSum(value,
+// shared_mem_buffer, len)); the slots are then the caller's array's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,11 +26,14 @@
 #define WARP_TIDY_ANALYSIS_PARTIALSREAD_H
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace clang {
 class ASTContext;
 class ArraySubscriptExpr;
+class DeclRefExpr;
+class ParmVarDecl;
 class Expr;
 class Stmt;
 class VarDecl;
@@ -48,6 +54,9 @@ struct PartialsFinding {
   const clang::VarDecl *Array = nullptr;
   /// The store at the warp index (for the note).
   const clang::Expr *WarpIndexWrite = nullptr;
+  /// When Array is a pointer parameter: the caller's `__shared__` array
+  /// passed for it (for a note).
+  const clang::DeclRefExpr *SharedArgument = nullptr;
   /// The read's subscript that is the lane index (`lane` in `s[j][lane]`).
   const clang::Expr *LaneIndex = nullptr;
   /// FlooredBound / BoundExceedsWarps: the bound as written.
@@ -76,6 +85,12 @@ struct PartialsFinding {
 struct PartialsOptions {
   /// Block sizes are known to be whole warps: a floored bound is exact.
   bool AssumeWholeWarps = false;
+  /// For partials kept behind a pointer parameter (a helper handed the
+  /// caller's `__shared__` array): a call of the helper in the unit that
+  /// passes a `__shared__` array for that parameter, the reference to that
+  /// array; null when no call does (then nothing is said: the pointer may
+  /// name memory the program filled first).
+  std::function<const clang::DeclRefExpr *(const clang::ParmVarDecl *)> SharedArgument;
 };
 
 std::optional<PartialsFinding> analyzePartialsRead(const clang::ArraySubscriptExpr *Read,
