@@ -148,7 +148,9 @@ void MaskExcludesCallerCheck::checkRunTimeMasks(const FunctionUniformity &Analys
   llvm::SmallVector<RunTimeMaskFinding, 2> Findings =
       runTimeMasksOfKernel(Analysis, Cache.terms(), Cache.prover());
   for (const CollectiveSite &Call : Analysis.sites()) {
-    if (!Call.Helper || Call.MaskExpr)
+    // The helper's full analysis only when it can hold such a mask: it may
+    // have been evicted from the cache, and recomputing it costs.
+    if (!callMayPassRunTimeMask(Call, Call.Helper ? Cache.summary(Call.Helper) : nullptr))
       continue;
     UniformityRef Helper = Cache.analysis(Call.Helper);
     if (!Helper)

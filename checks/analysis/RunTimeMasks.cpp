@@ -152,6 +152,11 @@ llvm::SmallVector<RunTimeMaskFinding, 1> runTimeMasksOfKernel(const FunctionUnif
   return Out;
 }
 
+bool callMayPassRunTimeMask(const CollectiveSite &Call, const FunctionSummary *HelperSummary) {
+  return Call.Helper && Call.Call && !Call.MaskExpr && !Call.Required && HelperSummary &&
+         HelperSummary->MaskSources && reachedByWholeWarp(Call);
+}
+
 llvm::SmallVector<RunTimeMaskFinding, 1>
 runTimeMasksAtCall(const FunctionUniformity &Caller, const CollectiveSite &Call,
                    const FunctionUniformity &Helper, TermBuilder &Terms,
@@ -159,7 +164,7 @@ runTimeMasksAtCall(const FunctionUniformity &Caller, const CollectiveSite &Call,
   llvm::SmallVector<RunTimeMaskFinding, 1> Out;
   // A call of a helper whose masks it computes from its parameters (a
   // wrapper handed its mask is judged as that mask, where it is written).
-  if (!Call.Helper || !Call.Call || Call.MaskExpr || Call.Required || !reachedByWholeWarp(Call))
+  if (!callMayPassRunTimeMask(Call, &Helper.summary()))
     return Out;
   const clang::FunctionDecl *HelperFD = Helper.function();
   const clang::FunctionDecl *CallerFD = Caller.function();

@@ -34,6 +34,7 @@ namespace warp_tidy {
 
 class FunctionUniformity;
 struct CollectiveSite;
+struct FunctionSummary;
 
 /// A collective whose run-time mask can leave out a lane that executes it.
 struct RunTimeMaskFinding {
@@ -51,6 +52,12 @@ struct RunTimeMaskFinding {
 llvm::SmallVector<RunTimeMaskFinding, 1> runTimeMasksOfKernel(const FunctionUniformity &Kernel,
                                                               TermBuilder &Terms,
                                                               UniformityProver &Prover);
+
+/// Whether \p Call (a site of some function) calls a helper, with the whole
+/// warp, that computes a collective's mask from its parameters (its summary's
+/// MaskSources): only then is the helper's full analysis worth fetching for
+/// runTimeMasksAtCall (it may have been evicted from the cache).
+bool callMayPassRunTimeMask(const CollectiveSite &Call, const FunctionSummary *HelperSummary);
 
 /// Collectives of \p Helper, called by the whole warp at \p Call (a site of
 /// \p Caller), whose mask, computed from the helper's parameters, can leave
