@@ -146,7 +146,8 @@ void MaskExcludesCallerCheck::checkRunTimeMasks(const FunctionUniformity &Analys
   const SourceManager &SM = Ctx.getSourceManager();
   WarpAnalysisCache &Cache = analysisCache(Ctx);
   llvm::SmallVector<RunTimeMaskFinding, 2> Findings =
-      runTimeMasksOfKernel(Analysis, Cache.terms(), Cache.prover());
+      runTimeMasksOfKernel(Analysis, Cache.terms(), Cache.prover(),
+                           Cache.options().AssumeWarpAlignedBlocks);
   for (const CollectiveSite &Call : Analysis.sites()) {
     // The helper's full analysis only when it can hold such a mask: it may
     // have been evicted from the cache, and recomputing it costs.
@@ -156,7 +157,8 @@ void MaskExcludesCallerCheck::checkRunTimeMasks(const FunctionUniformity &Analys
     if (!Helper)
       continue;
     for (const RunTimeMaskFinding &F :
-         runTimeMasksAtCall(Analysis, Call, *Helper, Cache.terms(), Cache.prover()))
+         runTimeMasksAtCall(Analysis, Call, *Helper, Cache.terms(), Cache.prover(),
+                            Cache.options().AssumeWarpAlignedBlocks))
       Findings.push_back(F);
   }
   for (const RunTimeMaskFinding &F : Findings) {

@@ -93,6 +93,47 @@ bool LaneMaskQuestions::noLaneHasOwnBit(TermRef Mask, LaneSet Lanes) {
 }
 
 LaneMaskQuestions::Existence
+LaneMaskQuestions::laneLeftOutForSomeInput(TermRef Mask, LaneSet Reaching,
+                                           LaneWithoutOwnBit *Witness) {
+  if (Reaching.isEmpty())
+    return Existence::NoneExists;
+  if (!Mask || Mask->Width != 32 || Mask->LaneDependent)
+    return Existence::Unknown;
+  TermRef HwLane = Terms.threadIndex(TermOp::HardwareLane);
+  TermRef L = bound(HwLane), M = bound(Mask);
+  TermRef Relation = Terms.binary(
+      TermOp::And,
+      Terms.binary(TermOp::And, laneIn(Terms.constant(Reaching.bits(), 32), L),
+                   Terms.binary(TermOp::Eq, laneIn(M, L), Terms.constant(0, 1))),
+      Terms.binary(TermOp::Ne, M, Terms.constant(0, 32)));
+  // C leaves a shift by the width or more undefined, and the term's own
+  // semantics (0) would make up a mask no execution has.
+  llvm::DenseSet<TermRef> Seen;
+  llvm::SmallVector<TermRef, 16> Work{Mask};
+  while (!Work.empty()) {
+    TermRef T = Work.pop_back_val();
+    if (!Seen.insert(T).second)
+      continue;
+    if ((T->Op == TermOp::Shl || T->Op == TermOp::LShr || T->Op == TermOp::AShr) &&
+        !T->Ops[1]->isConst())
+      Relation = Terms.binary(TermOp::And, Relation,
+                              Terms.binary(TermOp::ULt, T->Ops[1],
+                                           Terms.constant(T->Width, T->Ops[1]->Width)));
+    Work.append(T->Ops.begin(), T->Ops.end());
+  }
+  LanePairQuery Q;
+  Q.Relation = Relation;
+  Q.Bindings = {{L, HwLane, false}, {M, Mask, false}};
+  LanePairWitness W;
+  Existence E = Prover.existsLanePair(Q, &W);
+  if (E == Existence::Exists && Witness) {
+    Witness->Lane = static_cast<unsigned>(W.Values[0]);
+    Witness->Mask = static_cast<uint32_t>(W.Values[1]);
+  }
+  return E;
+}
+
+LaneMaskQuestions::Existence
 LaneMaskQuestions::disagreeingLanes(TermRef Mask, LaneSet Reaching, DisagreeingLanes *Witness) {
   if (Reaching.isEmpty())
     return Existence::NoneExists;
@@ -163,7 +204,7 @@ static const clang::CallExpr *ballotOf(const clang::Expr *Mask) {
   return nullptr;
 }
 
-static bool reachedByEveryLane(const CollectiveSite &Site) {
+bool reachedByEveryLane(const CollectiveSite &Site) {
   return Site.Divergence.empty() && Site.EarlyExits.empty() && !Site.DataDecided &&
          Site.Must.isAll();
 }

@@ -76,6 +76,13 @@ public:
   /// decide which ones do.
   bool noLaneHasOwnBit(TermRef Mask, LaneSet Lanes);
 
+  /// For a warp-uniform mask computed at run time (RunTimeMasks.h): is
+  /// there a lane of \p Reaching that \p Mask leaves out, with a mask other
+  /// than 0 (that is warp-zero-mask's), for some value of its uniform leaves
+  /// that keeps every shift of the term defined (an amount below the width)?
+  Existence laneLeftOutForSomeInput(TermRef Mask, LaneSet Reaching,
+                                    LaneWithoutOwnBit *Witness);
+
   /// Two lanes that execute the call, the first naming the second in its
   /// mask, passing different masks.
   struct DisagreeingLanes {
@@ -111,6 +118,10 @@ TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &S
 /// FieldConstruction.h) is computed: the initialiser (the arm a constant
 /// `?:` selects), for a note; null otherwise.
 const clang::Expr *maskDefinition(const clang::Expr *Mask, FieldStores &Stores);
+
+/// True when every lane that enters the function reaches \p Site: no
+/// divergent branch or early exit before it, and data decide nothing.
+bool reachedByEveryLane(const CollectiveSite &Site);
 
 /// The lanes that can be taken as executing \p Site for a provable finding:
 /// the lanes that may reach it when lane comparisons alone decide that, the

@@ -13,14 +13,10 @@
 namespace warp_tidy {
 namespace {
 
-bool reachedByWholeWarp(const CollectiveSite &S) {
-  return S.Divergence.empty() && S.EarlyExits.empty() && !S.DataDecided && S.Must.isAll();
-}
-
 /// A collective (or a wrapper given its mask) whose mask is neither a
 /// constant nor implicit, executed by every lane that enters the function.
 bool judgedSite(const CollectiveSite &S) {
-  return !S.Required && !S.ImplicitMask && S.MaskExpr && S.Intrinsic && reachedByWholeWarp(S);
+  return !S.Required && !S.ImplicitMask && S.MaskExpr && S.Intrinsic && reachedByEveryLane(S);
 }
 
 void collectLeaves(TermRef T, llvm::DenseSet<TermRef> &Seen,
@@ -44,15 +40,25 @@ int parameterIndex(const void *Key, const clang::FunctionDecl *FD) {
 /// A warp-uniform mask whose every leaf is a value \p FD receives (one of
 /// its parameters, unwritten) or one of \p Extra: its arithmetic is all
 /// visible, and the question is only which values it is given. (A constant
-/// counts: a helper's mask that the caller's arguments make constant.)
+/// counts: a helper's mask that the caller's arguments make constant.) The
+/// block's shape counts only when blocks are whole warps (\p AlignedBlocks):
+/// then every lane of a warp exists, and `(blockDim.x + 31) / 32` is the
+/// number of warps; otherwise `(1u << blockDim.x) - 1` may name exactly the
+/// lanes a small block has.
 bool overReceivedValues(TermRef Mask, const clang::FunctionDecl *FD, TermBuilder &Terms,
-                        const llvm::DenseSet<TermRef> &Extra) {
+                        const llvm::DenseSet<TermRef> &Extra, bool AlignedBlocks) {
   if (!Mask || Mask->LaneDependent || Mask->isLeaf() || Mask->Width != 32)
     return false;
   llvm::DenseSet<TermRef> Seen;
   llvm::SmallVector<TermRef, 8> Leaves;
   collectLeaves(Mask, Seen, Leaves);
   for (TermRef Leaf : Leaves) {
+    if (Leaf->Op == TermOp::BlockDimX || Leaf->Op == TermOp::BlockDimY ||
+        Leaf->Op == TermOp::BlockDimZ) {
+      if (AlignedBlocks)
+        continue;
+      return false;
+    }
     if (Leaf->Op != TermOp::Uniform)
       return false;
     if (Extra.contains(Leaf))
@@ -64,27 +70,10 @@ bool overReceivedValues(TermRef Mask, const clang::FunctionDecl *FD, TermBuilder
   return true;
 }
 
-void collectShiftAmounts(TermRef T, llvm::DenseSet<TermRef> &Seen,
-                         llvm::SmallVectorImpl<std::pair<TermRef, unsigned>> &Amounts) {
-  if (!Seen.insert(T).second)
-    return;
-  if ((T->Op == TermOp::Shl || T->Op == TermOp::LShr || T->Op == TermOp::AShr) &&
-      !T->Ops[1]->isConst())
-    Amounts.push_back({T->Ops[1], T->Width});
-  for (TermRef O : T->Ops)
-    collectShiftAmounts(O, Seen, Amounts);
-}
-
-TermRef laneIn(TermBuilder &Terms, TermRef Set, TermRef Lane) {
-  TermRef Bit = Terms.binary(TermOp::And, Terms.binary(TermOp::LShr, Set, Lane),
-                             Terms.constant(1, Set->Width));
-  return Terms.binary(TermOp::Ne, Bit, Terms.constant(0, Set->Width));
-}
-
 void ask(const CollectiveSite &Site, const CollectiveSite *Call, TermRef Mask, TermBuilder &Terms,
          UniformityProver &Prover, llvm::SmallVectorImpl<RunTimeMaskFinding> &Out) {
   LaneMaskQuestions::LaneWithoutOwnBit W;
-  if (laneLeftOutForSomeInput(Mask, Site.May, Terms, Prover, &W) !=
+  if (LaneMaskQuestions(Terms, Prover).laneLeftOutForSomeInput(Mask, Site.May, &W) !=
       UniformityProver::Existence::Exists)
     return;
   RunTimeMaskFinding F;
@@ -98,46 +87,10 @@ void ask(const CollectiveSite &Site, const CollectiveSite *Call, TermRef Mask, T
 
 } // namespace
 
-UniformityProver::Existence laneLeftOutForSomeInput(TermRef Mask, LaneSet Reaching,
-                                                    TermBuilder &Terms,
-                                                    UniformityProver &Prover,
-                                                    LaneMaskQuestions::LaneWithoutOwnBit *W) {
-  if (Reaching.isEmpty())
-    return UniformityProver::Existence::NoneExists;
-  if (!Mask || Mask->Width != 32 || Mask->LaneDependent)
-    return UniformityProver::Existence::Unknown;
-  TermRef HwLane = Terms.threadIndex(TermOp::HardwareLane);
-  TermRef L = Terms.freshUniform(32), M = Terms.freshUniform(32);
-  // A mask that is 0 is warp-zero-mask's defect, not a lane left out.
-  TermRef Relation = Terms.binary(
-      TermOp::And,
-      Terms.binary(TermOp::And, laneIn(Terms, Terms.constant(Reaching.bits(), 32), L),
-                   Terms.binary(TermOp::Eq, laneIn(Terms, M, L), Terms.constant(0, 1))),
-      Terms.binary(TermOp::Ne, M, Terms.constant(0, 32)));
-  // C leaves a shift by the width or more undefined, and the term's own
-  // semantics (0) would make up a mask no execution has.
-  llvm::DenseSet<TermRef> Seen;
-  llvm::SmallVector<std::pair<TermRef, unsigned>, 2> Amounts;
-  collectShiftAmounts(Mask, Seen, Amounts);
-  for (auto [Amount, Width] : Amounts)
-    Relation = Terms.binary(
-        TermOp::And, Relation,
-        Terms.binary(TermOp::ULt, Amount, Terms.constant(Width, Amount->Width)));
-  LanePairQuery Q;
-  Q.Relation = Relation;
-  Q.Bindings = {{L, HwLane, false}, {M, Mask, false}};
-  LanePairWitness Found;
-  UniformityProver::Existence E = Prover.existsLanePair(Q, &Found);
-  if (E == UniformityProver::Existence::Exists && W) {
-    W->Lane = static_cast<unsigned>(Found.Values[0]);
-    W->Mask = static_cast<uint32_t>(Found.Values[1]);
-  }
-  return E;
-}
-
 llvm::SmallVector<RunTimeMaskFinding, 1> runTimeMasksOfKernel(const FunctionUniformity &Kernel,
                                                               TermBuilder &Terms,
-                                                              UniformityProver &Prover) {
+                                                              UniformityProver &Prover,
+                                                              bool AlignedBlocks) {
   llvm::SmallVector<RunTimeMaskFinding, 1> Out;
   const clang::FunctionDecl *FD = Kernel.function();
   if (!FD->hasAttr<clang::CUDAGlobalAttr>())
@@ -146,7 +99,7 @@ llvm::SmallVector<RunTimeMaskFinding, 1> runTimeMasksOfKernel(const FunctionUnif
     if (!judgedSite(Site))
       continue;
     TermRef Mask = laneMaskTerm(Kernel, Site);
-    if (Mask && !Mask->isConst() && overReceivedValues(Mask, FD, Terms, {}))
+    if (Mask && !Mask->isConst() && overReceivedValues(Mask, FD, Terms, {}, AlignedBlocks))
       ask(Site, nullptr, Mask, Terms, Prover, Out);
   }
   return Out;
@@ -154,13 +107,13 @@ llvm::SmallVector<RunTimeMaskFinding, 1> runTimeMasksOfKernel(const FunctionUnif
 
 bool callMayPassRunTimeMask(const CollectiveSite &Call, const FunctionSummary *HelperSummary) {
   return Call.Helper && Call.Call && !Call.MaskExpr && !Call.Required && HelperSummary &&
-         HelperSummary->MaskSources && reachedByWholeWarp(Call);
+         HelperSummary->MaskSources && reachedByEveryLane(Call);
 }
 
 llvm::SmallVector<RunTimeMaskFinding, 1>
 runTimeMasksAtCall(const FunctionUniformity &Caller, const CollectiveSite &Call,
                    const FunctionUniformity &Helper, TermBuilder &Terms,
-                   UniformityProver &Prover) {
+                   UniformityProver &Prover, bool AlignedBlocks) {
   llvm::SmallVector<RunTimeMaskFinding, 1> Out;
   // A call of a helper whose masks it computes from its parameters (a
   // wrapper handed its mask is judged as that mask, where it is written).
@@ -210,7 +163,7 @@ runTimeMasksAtCall(const FunctionUniformity &Caller, const CollectiveSite &Call,
     if (!Mask)
       continue;
     TermRef AtCall = Terms.substitute(Terms.substitute(Mask, Argument), Receive);
-    if (overReceivedValues(AtCall, CallerFD, Terms, ReceivedLeaves))
+    if (overReceivedValues(AtCall, CallerFD, Terms, ReceivedLeaves, AlignedBlocks))
       ask(Site, &Call, AtCall, Terms, Prover, Out);
   }
   return Out;

@@ -19,9 +19,11 @@
 //     reached by every lane), and what the caller itself receives is taken
 //     as any value.
 // Only masks whose arithmetic is visible are judged: every leaf of the term
-// must be such a parameter. A value loaded from memory, an opaque call, a
-// field or the block's shape (lanes past `blockDim.x` do not exist) makes
-// the mask something else, and nothing is said about it.
+// must be such a parameter, or the block's shape when blocks are whole warps
+// (AssumeWarpAlignedBlocks: `(blockDim.x + 31) / 32` warps, every lane of each
+// present). A value loaded from memory, an opaque call, a field, or the
+// block's shape without that assumption (lanes past a `blockDim.x` of 16 do
+// not exist) makes the mask something else, and nothing is said about it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,9 +51,12 @@ struct RunTimeMaskFinding {
 
 /// Collectives of \p Kernel (a __global__ function) itself whose mask is
 /// computed from its parameters and can leave out a lane that executes it.
+/// \p AlignedBlocks: blocks are whole warps (UniformityOptions), so masks
+/// computed from the block's shape are judged too.
 llvm::SmallVector<RunTimeMaskFinding, 1> runTimeMasksOfKernel(const FunctionUniformity &Kernel,
                                                               TermBuilder &Terms,
-                                                              UniformityProver &Prover);
+                                                              UniformityProver &Prover,
+                                                              bool AlignedBlocks);
 
 /// Whether \p Call (a site of some function) calls a helper, with the whole
 /// warp, that computes a collective's mask from its parameters (its summary's
@@ -65,15 +70,7 @@ bool callMayPassRunTimeMask(const CollectiveSite &Call, const FunctionSummary *H
 llvm::SmallVector<RunTimeMaskFinding, 1>
 runTimeMasksAtCall(const FunctionUniformity &Caller, const CollectiveSite &Call,
                    const FunctionUniformity &Helper, TermBuilder &Terms,
-                   UniformityProver &Prover);
-
-/// Is there a lane of \p Reaching that \p Mask (a warp-uniform term over
-/// uniform leaves) leaves out for some value of its leaves that keeps every
-/// shift of the term defined (an amount below the width)?
-UniformityProver::Existence laneLeftOutForSomeInput(TermRef Mask, LaneSet Reaching,
-                                                    TermBuilder &Terms,
-                                                    UniformityProver &Prover,
-                                                    LaneMaskQuestions::LaneWithoutOwnBit *W);
+                   UniformityProver &Prover, bool AlignedBlocks);
 
 } // namespace warp_tidy
 

@@ -64,6 +64,16 @@ __global__ void kernelLength(float *p, int len) {
 __global__ void syncFirst(int n) { __syncwarp((1u << n) - 1); }
 // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: mask of __syncwarp is computed at run time and leaves out lanes {{.*}}[warp-mask-excludes-caller]
 
+// The number of warps from the block's shape (blocks are whole warps, the
+// default AssumeWarpAlignedBlocks): below 32 warps the mask is partial.
+__global__ void warpsOfBlock(float *p) {
+  float v = p[threadIdx.x];
+  if (threadIdx.x < 32)
+    v += __shfl_down_sync(0xffffffffu >> (32 - (blockDim.x + 31) / 32), v, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: mask of __shfl_down_sync is computed at run time and leaves out lanes that execute the call: every lane of the warp that runs this kernel {{.*}}[warp-mask-excludes-caller]
+  p[threadIdx.x] = v;
+}
+
 // Must stay silent.
 
 // The whole warp passes 32: the mask is full.
@@ -91,8 +101,9 @@ static __global__ void launchedWithWholeWarp(float *p, int len) {
 void launch(float *p) { launchedWithWholeWarp<<<1, 64>>>(p, 32); }
 
 // Masks whose value is not visible arithmetic on what the function
-// receives: loaded from memory, the block's shape (lanes past blockDim.x do
-// not exist), an opaque call.
+// receives (loaded from memory, an opaque call), and one from the block's
+// shape that no whole-warp block makes partial (`1u << blockDim.x` is
+// defined only for blockDim.x = 0, and a mask of 0 is warp-zero-mask's).
 __global__ void loadedMask(float *p, const unsigned *masks) {
   const unsigned m = masks[blockIdx.x];
   p[threadIdx.x] = __shfl_down_sync(m & 0xffffffffu, p[threadIdx.x], 1);

@@ -5,7 +5,6 @@
 // and lanes that name each other pass the same mask.
 
 #include "analysis/LaneMasks.h"
-#include "analysis/RunTimeMasks.h"
 #include "gtest/gtest.h"
 
 using namespace warp_tidy;
@@ -131,17 +130,17 @@ TEST(LaneMasks, RunTimeLengthLeavesLanesOut) {
   TermRef Len = T.B.uniform(&T, 32);
   TermRef Prefix = T.op(TermOp::LShr, T.c(0xffffffff), T.op(TermOp::Sub, T.c(32), Len));
   LaneMaskQuestions::LaneWithoutOwnBit W;
-  ASSERT_EQ(laneLeftOutForSomeInput(Prefix, LaneSet::all(), T.B, T.Prover, &W), Existence::Exists);
+  ASSERT_EQ(T.Q.laneLeftOutForSomeInput(Prefix, LaneSet::all(), &W), Existence::Exists);
   EXPECT_NE(W.Mask, 0u);
   EXPECT_EQ(W.Mask & (1u << W.Lane), 0u);
   EXPECT_EQ(W.Mask & (W.Mask + 1), 0u); // a prefix of the warp
   // Only lane 0 executing: every defined length names it.
-  EXPECT_EQ(laneLeftOutForSomeInput(Prefix, LaneSet::single(0), T.B, T.Prover, &W),
+  EXPECT_EQ(T.Q.laneLeftOutForSomeInput(Prefix, LaneSet::single(0), &W),
             Existence::NoneExists);
   // A length that is a multiple of 32 (a launch fact): only 32 is defined.
   TermRef Whole = T.B.uniform(&W, 32, /*KnownZeroBits=*/5);
   TermRef WholePrefix = T.op(TermOp::LShr, T.c(0xffffffff), T.op(TermOp::Sub, T.c(32), Whole));
-  EXPECT_EQ(laneLeftOutForSomeInput(WholePrefix, LaneSet::all(), T.B, T.Prover, &W),
+  EXPECT_EQ(T.Q.laneLeftOutForSomeInput(WholePrefix, LaneSet::all(), &W),
             Existence::NoneExists);
 }
 
