@@ -120,13 +120,18 @@ void MaskExcludesCallerCheck::checkBallotMask(const FunctionUniformity &Analysis
     return;
   const Expr *Predicate = Ballot->getArg(1);
   std::string Kind = describeKind(Site.Intrinsic->Kind).str();
-  diag(Loc, "%select{the mask of|the mask passed to}2 %0 is a __ballot_sync of the whole warp, which names only the "
-            "lanes whose predicate held, but every lane reaches this call: the lanes for "
-            "which it was false execute the %1 without their own bit in the mask, so it is "
-            "undefined for them (on sm_70+ it can stop with an illegal instruction); call "
-            "it only where the predicate holds (`if (pred)`), or pass 0xffffffff and give "
-            "the other lanes a neutral value")
-      << calleeForMessage(Site, Ctx) << Kind << (Site.Helper ? 1 : 0) << Mask->getSourceRange();
+  std::optional<CollectiveCall> BallotCall = recogniseCollective(Ballot);
+  std::optional<uint32_t> BallotMask =
+      BallotCall ? resolveMaskConstant(BallotCall->maskArg(), Ctx) : std::nullopt;
+  bool WholeWarp = BallotMask && *BallotMask == 0xffffffffu;
+  diag(Loc, "%select{the mask of|the mask passed to}2 %0 is a __ballot_sync%select{| of the whole "
+            "warp}3, which names only the lanes whose predicate held, but every lane reaches "
+            "this call: the lanes for which it was false execute the %1 without their own bit "
+            "in the mask, so it is undefined for them (on sm_70+ it can stop with an illegal "
+            "instruction); call it only where the predicate holds (`if (pred)`), or pass "
+            "0xffffffff and give the other lanes a neutral value")
+      << calleeForMessage(Site, Ctx) << Kind << (Site.Helper ? 1 : 0) << (WholeWarp ? 1 : 0)
+      << Mask->getSourceRange();
   diag(SM.getFileLoc(Ballot->getBeginLoc()), "the mask is this ballot of '%0'",
        DiagnosticIDs::Note)
       << Lexer::getSourceText(CharSourceRange::getTokenRange(Predicate->getSourceRange()), SM,

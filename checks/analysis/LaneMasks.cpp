@@ -217,12 +217,10 @@ const clang::CallExpr *ballotMaskLeavingCallersOut(const FunctionUniformity &Ana
   const clang::CallExpr *Ballot = ballotOf(Site.MaskExpr);
   if (!Ballot)
     return nullptr;
+  // Whatever the ballot's own mask (the whole warp, __activemask(), a
+  // constant), its result names no lane whose predicate was false.
   std::optional<CollectiveCall> C = recogniseCollective(Ballot);
-  std::optional<uint32_t> BallotMask =
-      resolveMaskConstant(C->maskArg(), Analysis.function()->getASTContext());
-  if (!BallotMask || *BallotMask != 0xffffffffu)
-    return nullptr;
-  // The ballot itself: taken by the whole warp, in this function.
+  // The ballot itself: reached by every lane, in this function.
   const CollectiveSite *BallotSite = nullptr;
   for (const CollectiveSite &S : Analysis.sites())
     if (S.At == Ballot)

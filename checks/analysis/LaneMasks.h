@@ -128,9 +128,10 @@ bool reachedByEveryLane(const CollectiveSite &Site);
 /// lanes that surely reach it when data decide.
 LaneSet lanesExecuting(const CollectiveSite &Site);
 
-/// A mask that is a ballot of the whole warp, `__ballot_sync(0xffffffff, p)`
-/// (directly or through locals never written after their initialiser), names
-/// exactly the lanes for which `p` held. When every lane that took part in
+/// A mask that is a ballot, `__ballot_sync(m, p)` (directly or through
+/// locals never written after their initialiser), names only lanes for
+/// which `p` held: exactly those with the whole warp as `m`, fewer with
+/// `__activemask()` or a partial `m`. When every lane that took part in
 /// the ballot also reaches \p Site (neither call is under a divergent branch
 /// or after an early exit), the lanes for which `p` was false execute the
 /// collective without their own bit (NVIDIA/warp GH-1133: a row-chunk

@@ -168,6 +168,12 @@ __global__ void ballotMaskMustFlag(const float *rows, float *out) {
   __syncwarp(alive);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the mask of __syncwarp is a __ballot_sync of the whole warp{{.*}}the warp barrier without their own bit{{.*}}[warp-mask-excludes-caller]
   // CHECK-MESSAGES: :[[@LINE-3]]:20: note: the mask is this ballot of 'lane * 2 < 40'
+  // A ballot over __activemask() names no more lanes than one of the whole
+  // warp: lanes whose predicate is false are left out just the same.
+  unsigned some = __ballot_sync(__activemask(), lane < 20);
+  __syncwarp(some);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: the mask of __syncwarp is a __ballot_sync, which names only the lanes whose predicate held, but every lane reaches this call{{.*}}[warp-mask-excludes-caller]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: the mask is this ballot of 'lane < 20'
 }
 
 __global__ void ballotMaskMustStaySilent(const float *in, float *out, int n) {
