@@ -228,6 +228,14 @@ const clang::CallExpr *ballotMaskLeavingCallersOut(const FunctionUniformity &Ana
   if (!BallotSite || !reachedByEveryLane(*BallotSite))
     return nullptr;
   const clang::Expr *Predicate = Ballot->getArg(C->Intrinsic->ValueArg);
+  // A predicate the dataflow finds warp-uniform here (computed from the
+  // function's parameters and loads alone) decides branches as uniform too:
+  // `if (act) __syncwarp(__ballot_sync(m, act))` in a helper is then reached
+  // by "every lane", while the prover, which takes a parameter as possibly
+  // different per lane, would call the predicate varying. Only a predicate
+  // that reads the thread's position can make some calling lane fail it.
+  if (!Analysis.isThreadVarying(Predicate))
+    return nullptr;
   TermRef P = Analysis.symbolicValue(Predicate, Ballot, 32);
   if (!P || Prover.sameInGroup(P, 32) != UniformityProver::Answer::Varying)
     return nullptr;

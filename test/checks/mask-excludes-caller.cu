@@ -176,6 +176,20 @@ __global__ void ballotMaskMustFlag(const float *rows, float *out) {
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: the mask is this ballot of 'lane < 20'
 }
 
+// nvdiffrast's executeROP: the ballot's predicate comes from the helper's
+// parameters and memory, so the dataflow finds it warp-uniform and so the
+// branch on it; the barriers inside run only in the lanes whose bit the
+// ballot set. Silent.
+__device__ void ropLike(unsigned depth, volatile unsigned *pDepth, unsigned ropMask) {
+  bool act = (depth == *pDepth);
+  unsigned actMask = __ballot_sync(ropMask, act);
+  if (act) {
+    *pDepth = 0;
+    __syncwarp(actMask);
+  }
+}
+__global__ void callsRopLike(unsigned *d) { ropLike(d[threadIdx.x], d, __activemask()); }
+
 __global__ void ballotMaskMustStaySilent(const float *in, float *out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = i < n ? in[i] : 0.f;
