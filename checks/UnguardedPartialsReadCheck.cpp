@@ -3,6 +3,7 @@
 #include "UnguardedPartialsReadCheck.h"
 #include "analysis/CheckMatchers.h"
 #include "analysis/PartialsRead.h"
+#include "analysis/ReachingLaunches.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
@@ -59,6 +60,7 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
   PartialsOptions Opts;
   Opts.AssumeWholeWarps = AssumeWholeWarps;
   Opts.SharedArgument = [&](const ParmVarDecl *P) { return Calls.sharedArrayPassedFor(P, Ctx); };
+  Opts.LaunchedShapes = [&](const FunctionDecl *FD) { return blockShapesReaching(FD, Calls, Ctx); };
   std::optional<PartialsFinding> F = analyzePartialsRead(Read, Ctx, Opts);
   if (!F)
     return;
@@ -133,6 +135,20 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
   }
   diag(SM.getFileLoc(F->WarpIndexWrite->getBeginLoc()),
        "the partials are written at the warp index here", DiagnosticIDs::Note);
+  if (const Stmt *Launch = F->WitnessLaunch.Launch) {
+    const BlockShape &B = F->WitnessLaunch;
+    if (F->Defect == PartialsDefect::FlooredBound)
+      diag(SM.getFileLoc(Launch->getBeginLoc()),
+           "this launch can use %0 threads in x: its last warp is partial",
+           DiagnosticIDs::Note)
+          << B.X;
+    else
+      diag(SM.getFileLoc(Launch->getBeginLoc()),
+           "this launch can use a block of %0 threads: %1 warps write partials, "
+           "lanes %1 to 31 read slots no warp wrote",
+           DiagnosticIDs::Note)
+          << B.threads() << (B.threads() + 31) / 32;
+  }
   if (F->SharedArgument)
     diag(SM.getFileLoc(F->SharedArgument->getBeginLoc()),
          "%0 is this caller's shared array %1", DiagnosticIDs::Note)

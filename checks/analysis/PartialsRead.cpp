@@ -659,11 +659,25 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
                    : PartialsDefect::BoundExceedsWarps;
     return F;
   }
+  // What the unit's launches say about the blocks that run the read (asked
+  // only once a report is otherwise due: it may walk the unit's calls).
+  auto LaunchedShapes = [&]() -> std::optional<llvm::SmallVector<BlockShape, 8>> {
+    if (!Opts.LaunchedShapes)
+      return std::nullopt;
+    return Opts.LaunchedShapes(FD);
+  };
   if (Floor) {
     // The option vouches for blockDim.x only, not for a constant that is
     // visibly not a multiple of 32.
     if (Opts.AssumeWholeWarps && !Floor->KnownPartialWarp)
       return std::nullopt;
+    // So do launches that all use whole warps in x: the floor is then exact.
+    if (auto Launched = Floor->KnownPartialWarp ? std::nullopt : LaunchedShapes()) {
+      auto Partial = llvm::find_if(*Launched, [](const BlockShape &S) { return S.X % 32; });
+      if (Partial == Launched->end())
+        return std::nullopt;
+      F.WitnessLaunch = *Partial;
+    }
     F.Defect = PartialsDefect::FlooredBound;
     F.Bound = Floor->Written;
     F.CeilingFix = Floor->FloorInPlace;
@@ -682,6 +696,14 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   if (std::optional<int64_t> Threads = pinnedBlockThreads(FD, Ctx, F.LaunchBoundThreads))
     if ((*Threads + 31) / 32 >= 32 && (!F.ArraySize || F.ArraySize >= 32))
       return std::nullopt;
+  // So does every launch that runs the read, when each has 32 warps.
+  if (auto Launched = F.ArraySize && F.ArraySize < 32 ? std::nullopt : LaunchedShapes()) {
+    auto Fewer = llvm::find_if(*Launched,
+                               [](const BlockShape &S) { return (S.threads() + 31) / 32 < 32; });
+    if (Fewer == Launched->end())
+      return std::nullopt;
+    F.WitnessLaunch = *Fewer;
+  }
   // `__shared__ T s[BLOCK / 32]` with 32 slots: one per warp of the block
   // the code is written for, so every slot the lanes read was written.
   if (F.ArraySize >= 32 && *Dim == 0)

@@ -25,6 +25,8 @@
 #ifndef WARP_TIDY_ANALYSIS_PARTIALSREAD_H
 #define WARP_TIDY_ANALYSIS_PARTIALSREAD_H
 
+#include "LaunchBlockShapes.h"
+#include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -33,6 +35,7 @@ namespace clang {
 class ASTContext;
 class ArraySubscriptExpr;
 class DeclRefExpr;
+class FunctionDecl;
 class ParmVarDecl;
 class Expr;
 class Stmt;
@@ -80,6 +83,10 @@ struct PartialsFinding {
   /// How the floor is spelled, for the ceiling form: '/ 32', '/ warpSize'
   /// or '>> 5'.
   enum class FloorSpelling { Div32, DivWarpSize, Shr5 } Spelling = FloorSpelling::Div32;
+  /// A launch in the unit whose block shows the defect (FlooredBound: a
+  /// blockDim.x that is not whole warps; Unbounded: fewer than 32 warps),
+  /// when the unit shows every launch that runs the read; else null.
+  BlockShape WitnessLaunch;
 };
 
 struct PartialsOptions {
@@ -91,6 +98,12 @@ struct PartialsOptions {
   /// array; null when no call does (then nothing is said: the pointer may
   /// name memory the program filled first).
   std::function<const clang::DeclRefExpr *(const clang::ParmVarDecl *)> SharedArgument;
+  /// The block shapes of every launch in the unit that runs a function
+  /// (ReachingLaunches.h); nullopt when they are not all known. A floored
+  /// bound is exact when every such blockDim.x is whole warps, and an
+  /// unbounded read is filled when every such block has 32 warps.
+  std::function<std::optional<llvm::SmallVector<BlockShape, 8>>(const clang::FunctionDecl *)>
+      LaunchedShapes;
 };
 
 std::optional<PartialsFinding> analyzePartialsRead(const clang::ArraySubscriptExpr *Read,

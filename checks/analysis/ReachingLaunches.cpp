@@ -1,0 +1,89 @@
+//===--- ReachingLaunches.cpp - The block shapes that can run a function --===//
+
+#include "ReachingLaunches.h"
+#include "AstQueries.h"
+#include "CallIndex.h"
+#include "LaunchFacts.h"
+#include "Uniformity.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+
+namespace warp_tidy {
+namespace {
+
+// Helpers call helpers, but real reductions are two or three calls deep; a
+// longer chain is more likely a recursion the visited set has not yet cut.
+constexpr unsigned MaxCallDepth = 6;
+
+using Shapes = llvm::SmallVector<BlockShape, 8>;
+
+void addShapes(Shapes &Into, const Shapes &From) {
+  for (const BlockShape &S : From)
+    if (llvm::find(Into, S) == Into.end())
+      Into.push_back(S);
+}
+
+struct Walker {
+  CallIndex &Calls;
+  ASTContext &Ctx;
+  LaunchFacts &Facts;
+  llvm::SmallPtrSet<const FunctionDecl *, 16> OnPath;
+
+  bool collect(const FunctionDecl *FD, unsigned Depth, Shapes &Out) {
+    if (!FD || Depth > MaxCallDepth)
+      return false;
+    FD = FD->getCanonicalDecl();
+    if (!OnPath.insert(FD).second)
+      return false; // recursion: the block it runs in is not bounded here
+    bool Known = collectUnvisited(FD, Depth, Out);
+    OnPath.erase(FD);
+    return Known;
+  }
+
+  bool collectUnvisited(const FunctionDecl *FD, unsigned Depth, Shapes &Out) {
+    if (FD->hasAttr<CUDAGlobalAttr>()) {
+      std::optional<Shapes> Launched = Facts.launchBlockShapes(FD);
+      if (!Launched)
+        return false;
+      addShapes(Out, *Launched);
+      return true;
+    }
+    // A template pattern runs as its instantiations.
+    if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate()) {
+      if (Template->specializations().empty())
+        return false;
+      for (const FunctionDecl *Spec : Template->specializations())
+        if (!collect(Spec, Depth, Out))
+          return false;
+      return true;
+    }
+    llvm::ArrayRef<const CallExpr *> Callers = Calls.callsOf(FD, Ctx);
+    if (Callers.empty())
+      return false;
+    for (const CallExpr *Call : Callers) {
+      const FunctionDecl *Caller = enclosingFunction(Call, Ctx, /*ThroughLambdas=*/true);
+      if (!Caller || !collect(Caller, Depth + 1, Out))
+        return false;
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+std::optional<Shapes> blockShapesReaching(const FunctionDecl *FD, CallIndex &Calls,
+                                          ASTContext &Ctx) {
+  Walker W{Calls, Ctx, WarpAnalysisCache::get(Ctx).launchFacts(), {}};
+  Shapes Out;
+  if (!W.collect(FD, 0, Out) || Out.empty())
+    return std::nullopt;
+  return Out;
+}
+
+} // namespace warp_tidy
