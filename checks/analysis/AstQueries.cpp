@@ -23,6 +23,10 @@ const Expr *stripValue(const Expr *E) {
       Next = Temp->getSubExpr();
     else if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Next))
       Next = Cleanups->getSubExpr();
+    else if (const auto *List = dyn_cast<InitListExpr>(Next);
+             List && List->getNumInits() == 1 && List->getType()->isScalarType())
+      // `const unsigned tidx{threadIdx.x}`: a scalar's braces hold its value.
+      Next = List->getInit(0);
     if (Next == E)
       return E;
     E = Next;

@@ -27,8 +27,9 @@ class Stmt;
 
 namespace warp_tidy {
 
-/// \p E without parentheses, implicit and explicit casts, temporaries and
-/// cleanups: the value as written.
+/// \p E without parentheses, implicit and explicit casts, temporaries,
+/// cleanups and the braces of a scalar's list initialisation (`T x{e}`):
+/// the value as written.
 const clang::Expr *stripValue(const clang::Expr *E);
 
 /// The integer value of \p E when the language can fold it (side effects

@@ -176,6 +176,11 @@ TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
     return translate(Def->getExpr());
   if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
     return translate(PO->getResultExpr());
+  // `const unsigned tidx{threadIdx.x}`: a scalar's braces hold its value.
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    if (List->getNumInits() == 1 && List->getType()->isScalarType())
+      return Terms.cast(translate(List->getInit(0)), Width,
+                        isSigned(List->getInit(0)->getType()));
   return leaf(E);
 }
 

@@ -70,6 +70,11 @@ struct LaneSplit {
   LaneSet TrueMust, TrueMay, FalseMust, FalseMay;
 };
 
+/// The split of a condition from the lanes that take its true edge in each
+/// warp that can run it: Must sides are the lanes that take that edge in
+/// every warp where any lane does, May sides those that do in some warp.
+LaneSplit splitOverWarps(llvm::ArrayRef<LaneSet> TruePerWarp);
+
 } // namespace uniformity_detail
 
 struct FunctionUniformity::Impl {
@@ -320,6 +325,10 @@ struct FunctionUniformity::Impl {
   /// Lane sets on the edges of `Cond`, when it compares the lane id or
   /// threadIdx.x with a constant (or threadIdx.x with a warp-aligned value).
   std::optional<LaneSplit> laneSplit(const clang::Expr *Cond, const State &S, unsigned Depth = 0);
+  /// The split of branch block \p BlockID's condition, evaluated in \p End
+  /// (the state at the branch): laneSplit's, else, for a condition that is a
+  /// function of threadIdx.x alone, its value in every thread of a block.
+  std::optional<LaneSplit> branchLaneSplit(unsigned BlockID, const State &End);
 
   //--- Lane sets (LaneReachability.cpp) -------------------------------------
 

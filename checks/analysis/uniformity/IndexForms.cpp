@@ -4,12 +4,14 @@
 // integer expression relates to the thread's position in the warp, with the
 // dataflow's knowledge of which leaves are warp-uniform; laneSplit turns a
 // comparison of such a form with a constant into the lane sets on its two
-// edges.
+// edges; branchLaneSplit also evaluates, thread by thread, a condition whose
+// value is a function of threadIdx.x alone that those forms do not cover.
 // Part of FunctionUniformity::Impl (see FunctionAnalysis.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalysis.h"
+#include "SymbolicView.h"
 #include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/SymbolicTerm.h"
@@ -19,6 +21,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -159,15 +162,37 @@ std::optional<LaneSplit> FunctionUniformity::Impl::laneSplit(const Expr *Cond, c
   // threadIdx.x = 32 * w + lane for some warp w >= 0: the warps around the
   // constant are the only ones whose lanes split.
   long long Q = C >= 0 ? C / 32 : -1;
-  llvm::SmallVector<long long, 4> Warps = {0};
+  llvm::SmallVector<LaneSet, 4> TruePerWarp = {LanesOfWarp(0)};
   for (long long W : {Q - 1, Q, Q + 1})
     if (W > 0)
-      Warps.push_back(W);
+      TruePerWarp.push_back(LanesOfWarp(32 * W));
+  return splitOverWarps(TruePerWarp);
+}
+
+namespace {
+/// True when \p T reads no leaf but threadIdx.x.
+bool readsOnlyThreadX(TermRef T) {
+  llvm::SmallPtrSet<TermRef, 32> Seen;
+  llvm::SmallVector<TermRef, 32> Work = {T};
+  while (!Work.empty()) {
+    TermRef X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (X->isLeaf() && X->Op != TermOp::ThreadX)
+      return false;
+    Work.append(X->Ops.begin(), X->Ops.end());
+  }
+  return true;
+}
+} // namespace
+
+uniformity_detail::LaneSplit
+uniformity_detail::splitOverWarps(llvm::ArrayRef<LaneSet> TruePerWarp) {
+  LaneSplit Split;
   Split.TrueMust = Split.FalseMust = LaneSet::all();
   Split.TrueMay = Split.FalseMay = LaneSet::none();
   bool AnyTrue = false, AnyFalse = false, AnyMixed = false;
-  for (long long W : Warps) {
-    LaneSet T = LanesOfWarp(32 * W);
+  for (LaneSet T : TruePerWarp) {
     LaneSet F = ~T;
     if (!T.isEmpty()) {
       Split.TrueMust = Split.TrueMust & T;
@@ -188,6 +213,43 @@ std::optional<LaneSplit> FunctionUniformity::Impl::laneSplit(const Expr *Cond, c
     Split.FalseMust = LaneSet::none();
   Split.Uniform = !AnyMixed;
   return Split;
+}
+
+std::optional<FunctionUniformity::Impl::LaneSplit>
+FunctionUniformity::Impl::branchLaneSplit(unsigned BlockID, const State &End) {
+  const Expr *Cond = BranchCond[BlockID];
+  if (!Cond)
+    return std::nullopt;
+  if (std::optional<LaneSplit> Split = laneSplit(Cond, End))
+    return Split;
+  // `tidx * QK_VEC_SIZE < Dh_MAX`, `(threadIdx.x & 7) == 0 && threadIdx.x <
+  // 64`: any function of threadIdx.x alone is evaluated for every thread a
+  // block can have (1024), warp by warp. Only with whole-warp rows is
+  // threadIdx.x = 32 * warp + lane.
+  if (!Opts.AssumeWarpAlignedBlocks)
+    return std::nullopt;
+  const CFGBlock *B = blockByID(BlockID);
+  SymbolicView View(*this, End, B ? B->getTerminatorStmt() : Cond);
+  SymbolicTranslator Translator(Ctx, Cache.terms(), View, Opts.AssumeWarpAlignedBlocks);
+  TermRef Term = Translator.translate(Cond);
+  if (!Term || !Term->LaneDependent || !readsOnlyThreadX(Term))
+    return std::nullopt;
+  llvm::SmallVector<LaneSet, 32> TruePerWarp;
+  for (uint64_t W = 0; W < 32; ++W) {
+    uint32_t Bits = 0;
+    for (uint64_t L = 0; L < 32; ++L) {
+      LaneValues Thread;
+      Thread.ThreadX = 32 * W + L;
+      bool Undefined = false;
+      uint64_t V = evaluate(Term, Thread, &Undefined);
+      if (Undefined)
+        return std::nullopt; // not an execution the program has
+      if (V)
+        Bits |= 1u << L;
+    }
+    TruePerWarp.push_back(LaneSet(Bits));
+  }
+  return splitOverWarps(TruePerWarp);
 }
 
 } // namespace warp_tidy

@@ -36,7 +36,7 @@ void FunctionUniformity::Impl::solveLaneSets() {
       auto It = Splits.find(ID);
       if (It == Splits.end()) {
         State End = transferBlock(B, In[ID]);
-        It = Splits.try_emplace(ID, laneSplit(BranchCond[ID], End)).first;
+        It = Splits.try_emplace(ID, branchLaneSplit(ID, End)).first;
       }
       Split = It->second;
     }
@@ -92,8 +92,7 @@ LaneSet FunctionUniformity::Impl::mustThrough(unsigned ID, unsigned GroupSize) {
     auto It = MustSplits.find(D);
     if (It == MustSplits.end()) {
       State End = transferBlock(DB, In[D]);
-      It = MustSplits.try_emplace(D, BranchCond[D] ? laneSplit(BranchCond[D], End)
-                                                   : std::nullopt).first;
+      It = MustSplits.try_emplace(D, branchLaneSplit(D, End)).first;
     }
     const std::optional<LaneSplit> &Split = It->second;
     LaneSet Side = LaneSet::none();
@@ -148,7 +147,7 @@ bool FunctionUniformity::Impl::isLaneComparison(unsigned BlockID) {
   if (It != LaneComparisonCache.end())
     return It->second;
   State End = transferBlock(blockByID(BlockID), In[BlockID]);
-  bool Result = laneSplit(BranchCond[BlockID], End).has_value();
+  bool Result = branchLaneSplit(BlockID, End).has_value();
   LaneComparisonCache[BlockID] = Result;
   return Result;
 }

@@ -193,6 +193,8 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
     if (It != Bindings.end())
       return It->second;
   }
+  if (auto It = HelperLocals.find(V); It != HelperLocals.end())
+    return It->second;
   if (Inlining || !V->hasLocalStorage())
     return nullptr;
   V = P.resolve(V);
@@ -281,6 +283,10 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
     return nullptr;
   const Expr *Returned = onlyReturnedExpr(Def);
   if (!Returned) {
+    // Const locals, then the return (`auto const chunk = tidx / N; return
+    // chunk * N;`).
+    if (TermRef R = inlineHelper(Call, nullptr, T))
+      return R;
     // A parameterless helper the lane recogniser reads as the lane (CUB's
     // LaneId(): `%laneid` moved into a local by asm, then returned).
     if (Def->getNumParams() == 0 && !isa<CXXMethodDecl>(Def)) {
@@ -325,8 +331,123 @@ static bool onlyThreadLeaves(TermRef R) {
   return true;
 }
 
+namespace {
+/// A helper body of const local definitions (and static_asserts) followed by
+/// one `return E;`: E, with the locals in order in \p Locals. Null for any
+/// other body.
+const Expr *helperBody(const FunctionDecl *Def,
+                       llvm::SmallVectorImpl<const VarDecl *> &Locals) {
+  const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+  if (!Body || Body->body_empty())
+    return nullptr;
+  for (const Stmt *S : Body->body()) {
+    if (const auto *Ret = dyn_cast<ReturnStmt>(S))
+      return S == Body->body_back() ? Ret->getRetValue() : nullptr;
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS)
+      return nullptr;
+    for (const Decl *D : DS->decls()) {
+      if (isa<StaticAssertDecl>(D))
+        continue;
+      const auto *V = dyn_cast<VarDecl>(D);
+      // Only values that cannot change after their definition.
+      if (!V || !V->hasLocalStorage() || !V->getInit() || !V->getType().isConstQualified() ||
+          !V->getType()->isIntegralOrEnumerationType())
+        return nullptr;
+      Locals.push_back(V);
+    }
+  }
+  return nullptr;
+}
+
+/// The initialiser of \p Field in the braced list \p E of an aggregate;
+/// null when \p E is not one.
+const Expr *fieldInitializer(const Expr *E, const FieldDecl *Field) {
+  const auto *List = dyn_cast_or_null<InitListExpr>(stripValue(E));
+  if (!List || !List->getType()->isRecordType())
+    return nullptr;
+  unsigned Index = Field->getFieldIndex();
+  if (Field->getParent()->getCanonicalDecl() !=
+          List->getType()->getAsRecordDecl()->getCanonicalDecl() ||
+      Index >= List->getNumInits())
+    return nullptr;
+  return List->getInit(Index);
+}
+} // namespace
+
+TermRef FunctionUniformity::Impl::SymbolicView::inlineHelper(const CallExpr *Call,
+                                                             const FieldDecl *Field,
+                                                             SymbolicTranslator &T) {
+  const FunctionDecl *Def = definitionOf(Call->getDirectCallee());
+  if (!Def || Inlining > 3 || isInSystemHeader(Def, P.Ctx) || isa<CXXMethodDecl>(Def))
+    return nullptr;
+  llvm::SmallVector<const VarDecl *, 4> Locals;
+  const Expr *Returned = helperBody(Def, Locals);
+  if (Returned && Field)
+    Returned = fieldInitializer(Returned, Field);
+  if (!Returned)
+    return nullptr;
+  llvm::DenseMap<const ParmVarDecl *, TermRef> Saved = Bindings;
+  llvm::DenseMap<const VarDecl *, TermRef> SavedLocals = HelperLocals;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I)
+    if (const Expr *Arg = argumentForParameter(Call, Def, I))
+      Bindings[Def->getParamDecl(I)] = T.translate(Arg);
+  ++Inlining;
+  bool Complete = true;
+  for (const VarDecl *V : Locals) {
+    TermRef Value = T.translate(V->getInit());
+    if (!Value) {
+      Complete = false;
+      break;
+    }
+    HelperLocals[V] = T.terms().cast(Value, T.widthOf(V->getType()),
+                                    V->getType()->isSignedIntegerOrEnumerationType());
+  }
+  TermRef R = Complete ? T.translate(Returned) : nullptr;
+  --Inlining;
+  Bindings = std::move(Saved);
+  HelperLocals = std::move(SavedLocals);
+  return R;
+}
+
+TermRef FunctionUniformity::Impl::SymbolicView::localAggregateField(const MemberExpr *Read,
+                                                                    SymbolicTranslator &T) {
+  const auto *F = dyn_cast<FieldDecl>(Read->getMemberDecl());
+  const auto *Base = dyn_cast<DeclRefExpr>(stripValue(Read->getBase()));
+  const auto *V = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+  if (!F || Read->isArrow() || !V || Inlining || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+      !V->getType()->isRecordType())
+    return nullptr;
+  V = P.resolve(V);
+  const Expr *Init = P.singleDefinition(V);
+  const Stmt *At = P.DeclPoint.lookup(V);
+  if (!Init || !At)
+    return nullptr;
+  // `const uint2 k{tidx / 4, tidx % 4}`: the field's own initialiser.
+  if (const Expr *Value = fieldInitializer(Init, F))
+    return translateAt(Value, At, T);
+  // `const auto k = chunk_index(tidx)`: the field of what the helper returns,
+  // its arguments read where the local is defined.
+  const auto *Call = dyn_cast<CallExpr>(stripValue(Init));
+  if (!Call)
+    return nullptr;
+  std::optional<State> There = P.stateBefore(At);
+  if (!There)
+    return nullptr;
+  const State *SavedS = S;
+  const Stmt *SavedPoint = Point;
+  S = &*There;
+  Point = At;
+  TermRef R = inlineHelper(Call, F, T);
+  S = SavedS;
+  Point = SavedPoint;
+  return R;
+}
+
 TermRef FunctionUniformity::Impl::SymbolicView::field(const MemberExpr *Read,
                                                       SymbolicTranslator &T) {
+  if (TermRef R = localAggregateField(Read, T))
+    return R;
   // Fields read in a constructor's initialiser are earlier fields of the
   // same object (FieldConstruction.h): a few levels at most.
   const FieldDecl *F = fieldOfThis(Read);

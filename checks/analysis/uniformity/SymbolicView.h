@@ -35,6 +35,9 @@ struct FunctionUniformity::Impl::SymbolicView final : SymbolicEnvironment {
   unsigned Substitutions = 0;
   unsigned FieldDepth = 0; ///< fields being read through their initialisers
   llvm::DenseMap<const clang::ParmVarDecl *, TermRef> Bindings;
+  /// The const locals of the helper being inlined, by what their
+  /// initialisers translate to (helperBody).
+  llvm::DenseMap<const clang::VarDecl *, TermRef> HelperLocals;
 
   const void *point() const override { return Point; }
 
@@ -54,6 +57,17 @@ struct FunctionUniformity::Impl::SymbolicView final : SymbolicEnvironment {
                          SymbolicTranslator &T);
 
   TermRef call(const clang::CallExpr *Call, SymbolicTranslator &T) override;
+
+  /// The value \p Call returns, or with \p Field the value of that field of
+  /// the aggregate it returns (`return uint2{tidx / N, tidx % N};`), for a
+  /// helper whose body is const locals and one return (helperBody): the
+  /// helper's expression with the call's arguments bound. Null otherwise.
+  TermRef inlineHelper(const clang::CallExpr *Call, const clang::FieldDecl *Field,
+                       SymbolicTranslator &T);
+
+  /// `k_idx.x` for a local aggregate `k_idx` defined once, by a braced list
+  /// or by a call inlineHelper can see through: that field's value.
+  TermRef localAggregateField(const clang::MemberExpr *Read, SymbolicTranslator &T);
 
   /// A field of `this` that holds its constructor's value
   /// (FieldConstruction.h) stands for that value when it is a function of
