@@ -46,3 +46,46 @@ __global__ void flagStridedLoopWithLaneOnOneSide(int n, int C, const float *x, f
   }
   dst[tid] = y;
 }
+
+// faiss's BlockSelect: the loop index is read through a tensor's
+// operator[] (`in[row][i]`), whose argument 0 is the object and argument 1
+// the index, passed by value. It does not write i, so i still steps in
+// lockstep and the bound rounded down to whole warps keeps warps together.
+struct Row {
+  float *p;
+  __device__ float &operator[](long i) const { return p[i]; }
+};
+struct Matrix {
+  float *p;
+  long cols;
+  __device__ Row operator[](long r) const { return Row{p + r * cols}; }
+  __device__ long getSize(int) const { return cols; }
+};
+__device__ bool anyAbove(float v) { return __any_sync(FULL, v > 0.5f); }
+
+template <int ThreadsPerBlock>
+__global__ void silentIndexThroughOperator(Matrix in, int *out) {
+  long row = blockIdx.x;
+  long i = threadIdx.x;
+  long limit = in.getSize(1) / 32 * 32;
+  int hits = 0;
+  for (; i < limit; i += ThreadsPerBlock)
+    hits += anyAbove(in[row][i]);
+  out[threadIdx.x] = hits;
+}
+template __global__ void silentIndexThroughOperator<128>(Matrix, int *);
+
+// The same loop against the unrounded size: the last warp splits.
+template <int ThreadsPerBlock>
+__global__ void flagIndexThroughOperatorRawBound(Matrix in, int *out) {
+  long row = blockIdx.x;
+  long i = threadIdx.x;
+  int hits = 0;
+  for (; i < in.getSize(1); i += ThreadsPerBlock)
+    hits += anyAbove(in[row][i]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'anyAbove' is called from thread-divergent code{{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:10: note: this loop condition differs between the lanes of a warp
+  // CHECK-MESSAGES: :[[@LINE-24]]:44: note: the vote in 'anyAbove' that needs the lanes is here
+  out[threadIdx.x] = hits;
+}
+template __global__ void flagIndexThroughOperatorRawBound<128>(Matrix, int *);

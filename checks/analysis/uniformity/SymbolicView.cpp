@@ -103,12 +103,20 @@ const FunctionUniformity::Impl::Induction &FunctionUniformity::Impl::induction(c
         Bad = true;
     } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
-      for (unsigned A = 0; A < Call->getNumArgs(); ++A)
-        if (IsV(Call->getArg(A)) &&
-            (!Callee || A >= Callee->getNumParams() ||
-             (Callee->getParamDecl(A)->getType()->isReferenceType() &&
-              !Callee->getParamDecl(A)->getType().getNonReferenceType().isConstQualified())))
+      // A member operator's argument 0 is its object (`in[row][i]` passes i
+      // to the parameter of operator[], by value).
+      unsigned First = Callee ? firstParameterArgument(Call, Callee) : 0;
+      for (unsigned A = 0; A < Call->getNumArgs(); ++A) {
+        if (!IsV(Call->getArg(A)))
+          continue;
+        if (!Callee || A < First || A - First >= Callee->getNumParams()) {
           Bad = true;
+          continue;
+        }
+        QualType PT = Callee->getParamDecl(A - First)->getType();
+        if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+          Bad = true;
+      }
     } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
       for (unsigned O = 0; O < Asm->getNumOutputs(); ++O)
         if (IsV(Asm->getOutputExpr(O)))
