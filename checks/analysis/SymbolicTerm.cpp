@@ -1,6 +1,7 @@
 //===--- SymbolicTerm.cpp - Integer values as terms over the thread's position ===//
 
 #include "SymbolicTerm.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -499,6 +500,20 @@ static const char *opName(TermOp Op) {
   case TermOp::Ite: return "ite";
   }
   return "?";
+}
+
+bool everyLeaf(TermRef T, unsigned MaxTerms, llvm::function_ref<bool(const Term &)> Pred) {
+  llvm::SmallPtrSet<TermRef, 32> Seen;
+  llvm::SmallVector<TermRef, 32> Work = {T};
+  while (!Work.empty()) {
+    TermRef X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (Seen.size() > MaxTerms || (X->isLeaf() && !Pred(*X)))
+      return false;
+    Work.append(X->Ops.begin(), X->Ops.end());
+  }
+  return true;
 }
 
 void printTerm(TermRef T, llvm::raw_ostream &OS) {

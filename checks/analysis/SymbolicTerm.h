@@ -150,6 +150,10 @@ struct LaneValues {
 /// (the evaluation is then not an execution of the program).
 uint64_t evaluate(TermRef T, const LaneValues &Lane, bool *Undefined = nullptr);
 
+/// Whether \p Pred holds for every leaf of \p T; false as well when \p T
+/// has more than \p MaxTerms distinct subterms (too large to be worth it).
+bool everyLeaf(TermRef T, unsigned MaxTerms, llvm::function_ref<bool(const Term &)> Pred);
+
 void printTerm(TermRef T, llvm::raw_ostream &OS);
 
 } // namespace warp_tidy

@@ -21,7 +21,6 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -169,23 +168,6 @@ std::optional<LaneSplit> FunctionUniformity::Impl::laneSplit(const Expr *Cond, c
   return splitOverWarps(TruePerWarp);
 }
 
-namespace {
-/// True when \p T reads no leaf but threadIdx.x.
-bool readsOnlyThreadX(TermRef T) {
-  llvm::SmallPtrSet<TermRef, 32> Seen;
-  llvm::SmallVector<TermRef, 32> Work = {T};
-  while (!Work.empty()) {
-    TermRef X = Work.pop_back_val();
-    if (!Seen.insert(X).second)
-      continue;
-    if (X->isLeaf() && X->Op != TermOp::ThreadX)
-      return false;
-    Work.append(X->Ops.begin(), X->Ops.end());
-  }
-  return true;
-}
-} // namespace
-
 uniformity_detail::LaneSplit
 uniformity_detail::splitOverWarps(llvm::ArrayRef<LaneSet> TruePerWarp) {
   LaneSplit Split;
@@ -232,7 +214,8 @@ FunctionUniformity::Impl::branchLaneSplit(unsigned BlockID, const State &End) {
   SymbolicView View(*this, End, B ? B->getTerminatorStmt() : Cond);
   SymbolicTranslator Translator(Ctx, Cache.terms(), View, Opts.AssumeWarpAlignedBlocks);
   TermRef Term = Translator.translate(Cond);
-  if (!Term || !Term->LaneDependent || !readsOnlyThreadX(Term))
+  if (!Term || !Term->LaneDependent ||
+      !everyLeaf(Term, 4096, [](const warp_tidy::Term &Leaf) { return Leaf.Op == TermOp::ThreadX; }))
     return std::nullopt;
   llvm::SmallVector<LaneSet, 32> TruePerWarp;
   for (uint64_t W = 0; W < 32; ++W) {

@@ -284,59 +284,30 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
                             Terms.constant(N, 32));
       }
     }
-  // A helper that only returns an expression of its parameters
-  // (`laneId()`, `roundUp32(n)`): its value is that expression.
+  // A helper that only returns an expression of its parameters, perhaps
+  // through const locals (`laneId()`, `roundUp32(n)`, `auto const chunk =
+  // tidx / N; return chunk * N;`): its value is that expression.
+  if (TermRef R = inlineHelper(Call, nullptr, T))
+    return R;
+  // A parameterless helper the lane recogniser reads as the lane (CUB's
+  // LaneId(): `%laneid` moved into a local by asm, then returned).
   const FunctionDecl *Def = definitionOf(Callee);
-  if (!Def || Inlining > 3 || isInSystemHeader(Def, P.Ctx))
-    return nullptr;
-  const Expr *Returned = onlyReturnedExpr(Def);
-  if (!Returned) {
-    // Const locals, then the return (`auto const chunk = tidx / N; return
-    // chunk * N;`).
-    if (TermRef R = inlineHelper(Call, nullptr, T))
-      return R;
-    // A parameterless helper the lane recogniser reads as the lane (CUB's
-    // LaneId(): `%laneid` moved into a local by asm, then returned).
-    if (Def->getNumParams() == 0 && !isa<CXXMethodDecl>(Def)) {
-      PositionForm F = positionForm(Call, P.Ctx);
-      if (F.Kind == PositionForm::Lane && !F.Group)
-        return Terms.cast(Terms.threadIndex(TermOp::HardwareLane), T.widthOf(Call->getType()),
-                          false);
-    }
-    return nullptr;
+  if (Def && Def->getNumParams() == 0 && !isa<CXXMethodDecl>(Def) &&
+      !isInSystemHeader(Def, P.Ctx)) {
+    PositionForm F = positionForm(Call, P.Ctx);
+    if (F.Kind == PositionForm::Lane && !F.Group)
+      return Terms.cast(Terms.threadIndex(TermOp::HardwareLane), T.widthOf(Call->getType()),
+                        false);
   }
-  // A method that returns something of its object (`return n;`, a getter
-  // such as cuGraph's number_of_edges()) is a leaf here: the object's
-  // fields are nothing the translator can bind, and the dataflow knows
-  // whether the call is warp-uniform (it is when the object is).
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(Def);
-      Method && Method->isInstance() && readsThis(Returned))
-    return nullptr;
-  llvm::DenseMap<const ParmVarDecl *, TermRef> Saved = Bindings;
-  for (unsigned P = 0; P < Def->getNumParams(); ++P)
-    if (const Expr *Arg = argumentForParameter(Call, Def, P))
-      Bindings[Def->getParamDecl(P)] = T.translate(Arg);
-  ++Inlining;
-  TermRef R = T.translate(Returned);
-  --Inlining;
-  Bindings = std::move(Saved);
-  return R;
+  return nullptr;
 }
 
 /// Whether \p R is built from constants and the thread's own indices alone
 /// (no leaf standing for a value the translator could not see through).
 static bool onlyThreadLeaves(TermRef R) {
-  llvm::SmallVector<TermRef, 16> Work{R};
-  llvm::DenseSet<TermRef> Seen;
-  while (!Work.empty()) {
-    TermRef T = Work.pop_back_val();
-    if (!Seen.insert(T).second)
-      continue;
-    if (T->Op == TermOp::Uniform || T->Op == TermOp::PerLane || Seen.size() > 256)
-      return false;
-    Work.append(T->Ops.begin(), T->Ops.end());
-  }
-  return true;
+  return everyLeaf(R, 256, [](const Term &Leaf) {
+    return Leaf.Op != TermOp::Uniform && Leaf.Op != TermOp::PerLane;
+  });
 }
 
 namespace {
@@ -387,7 +358,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::inlineHelper(const CallExpr *Cal
                                                              const FieldDecl *Field,
                                                              SymbolicTranslator &T) {
   const FunctionDecl *Def = definitionOf(Call->getDirectCallee());
-  if (!Def || Inlining > 3 || isInSystemHeader(Def, P.Ctx) || isa<CXXMethodDecl>(Def))
+  if (!Def || Inlining > 3 || isInSystemHeader(Def, P.Ctx))
     return nullptr;
   llvm::SmallVector<const VarDecl *, 4> Locals;
   const Expr *Returned = helperBody(Def, Locals);
@@ -395,6 +366,17 @@ TermRef FunctionUniformity::Impl::SymbolicView::inlineHelper(const CallExpr *Cal
     Returned = fieldInitializer(Returned, Field);
   if (!Returned)
     return nullptr;
+  // A method that returns something of its object (`return n;`, a getter
+  // such as cuGraph's number_of_edges()) is a leaf here: the object's
+  // fields are nothing the translator can bind, and the dataflow knows
+  // whether the call is warp-uniform (it is when the object is).
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Def); Method && Method->isInstance()) {
+    if (readsThis(Returned))
+      return nullptr;
+    for (const VarDecl *V : Locals)
+      if (readsThis(V->getInit()))
+        return nullptr;
+  }
   llvm::DenseMap<const ParmVarDecl *, TermRef> Saved = Bindings;
   llvm::DenseMap<const VarDecl *, TermRef> SavedLocals = HelperLocals;
   for (unsigned I = 0; I < Def->getNumParams(); ++I)
