@@ -28,7 +28,7 @@ void LegacyIntrinsicCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(legacyNames()))),
                               unless(isExpansionInSystemHeader()),
                               unless(isInDiscardedConstexprBranch()),
-                              optionally(forCallable(functionDecl().bind("fn"))))
+                              optionally(forEnclosingCallable(functionDecl().bind("fn"))))
                          .bind("call"),
                      this);
 }

@@ -12,6 +12,7 @@
 #include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
+#include "analysis/UnitParents.h"
 #include "analysis/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -275,17 +276,16 @@ void MissingArchGuardCheck::reportMissingGuards() {
     // in a guard with a shuffle fallback.
     if (S.Call && S.Intrinsic->Kind == CollectiveKind::Reduce && S.Call->getNumArgs() == 2 &&
         !S.Call->getBeginLoc().isMacroID()) {
-      DynTypedNodeList Parents = Ctx->getParents(*S.Call);
+      DynTypedNode Parent = firstParent(*S.Call, *Ctx);
       const Expr *Child = S.Call;
-      while (!Parents.empty() && Parents[0].get<ImplicitCastExpr>()) {
-        Child = Parents[0].get<ImplicitCastExpr>();
-        Parents = Ctx->getParents(*Child);
+      while (Parent.get<ImplicitCastExpr>()) {
+        Child = Parent.get<ImplicitCastExpr>();
+        Parent = firstParent(*Child, *Ctx);
       }
-      const auto *Assign = Parents.empty() ? nullptr : Parents[0].get<BinaryOperator>();
+      const auto *Assign = Parent.get<BinaryOperator>();
       const DeclRefExpr *Lhs = Assign ? asVarRef(Assign->getLHS()) : nullptr;
       const DeclRefExpr *Arg = asVarRef(S.Call->getArg(1));
-      bool Statement = Assign && !Ctx->getParents(*Assign).empty() &&
-                       Ctx->getParents(*Assign)[0].get<CompoundStmt>();
+      bool Statement = Assign && firstParent(*Assign, *Ctx).get<CompoundStmt>();
       if (Assign && Assign->getOpcode() == BO_Assign && Lhs && Arg &&
           Lhs->getDecl() == Arg->getDecl() && Statement &&
           Assign->getBeginLoc().isFileID() && startsLine(Assign->getBeginLoc(), SM)) {
@@ -347,12 +347,12 @@ void MissingArchGuardCheck::reportMissingFallbacks() {
                        nullptr, A.Name});
   for (const AstCall &C : AstCalls) {
     const Stmt *Child = C.Call;
-    DynTypedNodeList Parents = Ctx->getParents(*Child);
-    while (!Parents.empty() && (Parents[0].get<ImplicitCastExpr>() || Parents[0].get<ParenExpr>())) {
-      Child = Parents[0].get<Expr>();
-      Parents = Ctx->getParents(*Child);
+    DynTypedNode Parent = firstParent(*Child, *Ctx);
+    while (Parent.get<ImplicitCastExpr>() || Parent.get<ParenExpr>()) {
+      Child = Parent.get<Expr>();
+      Parent = firstParent(*Child, *Ctx);
     }
-    if (const auto *Assign = Parents.empty() ? nullptr : Parents[0].get<BinaryOperator>())
+    if (const auto *Assign = Parent.get<BinaryOperator>())
       if (Assign->isAssignmentOp())
         if (const DeclRefExpr *Lhs = asVarRef(Assign->getLHS()))
           Sites.push_back({SM.getFileLoc(C.Call->getBeginLoc()), C.Intrinsic,

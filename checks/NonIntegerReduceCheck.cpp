@@ -3,10 +3,10 @@
 #include "NonIntegerReduceCheck.h"
 #include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
+#include "analysis/UnitParents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -28,13 +28,13 @@ void NonIntegerReduceCheck::registerMatchers(MatchFinder *Finder) {
 // immediate context (an implicit conversion, a cast, or a floating
 // variable's initialiser): the caller wanted a floating-point reduction.
 static bool resultBecomesFloating(const CallExpr *Call, ASTContext &Ctx) {
-  DynTypedNodeList Parents = Ctx.getParents(*Call);
-  while (!Parents.empty()) {
-    const auto *E = Parents[0].get<Expr>();
+  DynTypedNode Parent = firstParent(*Call, Ctx);
+  while (!isNone(Parent)) {
+    const auto *E = Parent.get<Expr>();
     if (!E)
       return false;
     if (isa<ParenExpr>(E)) {
-      Parents = Ctx.getParents(*E);
+      Parent = firstParent(*E, Ctx);
       continue;
     }
     if (const auto *Cast = dyn_cast<CastExpr>(E))

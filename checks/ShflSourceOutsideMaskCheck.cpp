@@ -20,20 +20,20 @@ void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
                                               "__shfl_down_sync", "__shfl_xor_sync"))),
                unless(isExpansionInSystemHeader()),
                unless(isInDiscardedConstexprBranch()),
-               optionally(forCallable(functionDecl().bind("fn"))))
+               optionally(forEnclosingCallable(functionDecl().bind("fn"))))
           .bind("call"),
       this);
   // shfl.sync written as inline PTX.
   Finder->addMatcher(asmStmt(unless(isExpansionInSystemHeader()),
                              unless(isInDiscardedConstexprBranch()),
-                             optionally(forCallable(functionDecl().bind("fn"))))
+                             optionally(forEnclosingCallable(functionDecl().bind("fn"))))
                          .bind("asm"),
                      this);
   // Helpers that shuffle with a mask parameter (`warpReduceSum(mask, v)`).
   Finder->addMatcher(callExpr(callee(functionDecl(hasBody(stmt()))),
                               unless(isExpansionInSystemHeader()),
                               unless(isInDiscardedConstexprBranch()),
-                              optionally(forCallable(functionDecl().bind("fn"))))
+                              optionally(forEnclosingCallable(functionDecl().bind("fn"))))
                          .bind("helperCall"),
                      this);
 }

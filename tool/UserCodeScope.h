@@ -1,14 +1,14 @@
 //===--- UserCodeScope.h - Traverse the project's code, not the system's --===//
 //
-// clang-tidy's matchers and the AST parent map walk the whole translation
-// unit, and most of a real CUDA unit is system headers: the C++ standard
-// library, the CUDA runtime and math headers, cuBLAS, CUB. clang-tidy drops
-// every diagnostic placed there (unless --system-headers), and warp-tidy's
-// analyses never draw facts from them by traversal (callee bodies are read
-// on demand through their declarations, launches in system code are
-// ignored). So the traversal is narrowed, as clangd narrows it to the main
-// file, to the top-level declarations outside system headers: the same
-// findings for less work.
+// clang-tidy's matchers and the checks' parent index (analysis/UnitParents.h)
+// walk the whole translation unit, and most of a real CUDA unit is system
+// headers: the C++ standard library, the CUDA runtime and math headers,
+// cuBLAS, CUB. clang-tidy drops every diagnostic placed there (unless
+// --system-headers), and warp-tidy's analyses never draw facts from them by
+// traversal (callee bodies are read on demand through their declarations,
+// launches in system code are ignored). So the traversal is narrowed, as
+// clangd narrows it to the main file, to the top-level declarations outside
+// system headers: the same findings for less work.
 //
 //===----------------------------------------------------------------------===//
 

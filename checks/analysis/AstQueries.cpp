@@ -1,13 +1,13 @@
 //===--- AstQueries.cpp - Small AST questions every analysis asks ---------===//
 
 #include "AstQueries.h"
+#include "UnitParents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -65,28 +65,6 @@ const Stmt *discardedBranch(const Stmt *S) {
 
 bool isLoopStmt(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
 
-bool isInDiscardedBranch(const Stmt *S, ASTContext &Ctx) {
-  if (!S)
-    return false;
-  DynTypedNode Node = DynTypedNode::create(*S);
-  // Bounded like enclosingFunction; lambdas are looked through (a lambda
-  // written in a discarded branch is discarded with it).
-  for (unsigned I = 0; I < 512; ++I) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return false;
-    const DynTypedNode &Parent = Parents[0];
-    if (const auto *P = Parent.get<Stmt>())
-      if (const Stmt *Discarded = discardedBranch(P))
-        if (Node.get<Stmt>() == Discarded)
-          return true;
-    if (Parent.get<TranslationUnitDecl>())
-      return false;
-    Node = Parent;
-  }
-  return false;
-}
-
 const Expr *onlyReturnedExpr(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def)
@@ -134,10 +112,9 @@ const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx, bool Throu
   DynTypedNode Node = DynTypedNode::create(*S);
   // Bounded: a parent chain longer than this is not a real function body.
   for (unsigned I = 0; I < 512; ++I) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty())
+    Node = firstParent(Node, Ctx);
+    if (isNone(Node))
       return nullptr;
-    Node = Parents[0];
     if (const auto *FD = Node.get<FunctionDecl>())
       return FD;
     if (Node.get<LambdaExpr>() && !ThroughLambdas)

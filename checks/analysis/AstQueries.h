@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 
+#include "DiscardedBranches.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -54,8 +55,6 @@ const clang::Stmt *discardedBranch(const clang::Stmt *S);
 /// True for the four loop statements (for, range-for, while, do).
 bool isLoopStmt(const clang::Stmt *S);
 
-/// True when \p S lies inside a branch that discardedBranch() names.
-bool isInDiscardedBranch(const clang::Stmt *S, clang::ASTContext &Ctx);
 
 /// The expression \p FD's definition only returns (`{ return threadIdx.x & 31; }`),
 /// or null when the function has no body or its body is anything more.

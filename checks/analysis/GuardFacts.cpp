@@ -4,11 +4,11 @@
 #include "LocalWrites.h"
 #include "AstQueries.h"
 #include "ThreadIndex.h"
+#include "UnitParents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -33,10 +33,9 @@ llvm::SmallVector<Fact, 8> factsAt(const Stmt *S, ASTContext &Ctx, const Stmt *L
   DynTypedNode Node = DynTypedNode::create(*S);
   const Stmt *Child = S;
   for (unsigned Steps = 0; Steps < 256; ++Steps) {
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.empty())
+    Node = firstParent(Node, Ctx);
+    if (isNone(Node))
       break;
-    Node = Parents[0];
     if (Node.get<FunctionDecl>() || Node.get<LambdaExpr>())
       break;
     const Stmt *P = Node.get<Stmt>();
@@ -189,18 +188,15 @@ bool sameValue(const Expr *A, const Expr *B, const ASTContext &Ctx) {
 }
 
 const Stmt *parentStmt(const Stmt *S, ASTContext &Ctx, const Decl **ViaDecl) {
-  DynTypedNodeList Parents = Ctx.getParents(*S);
-  if (Parents.empty())
-    return nullptr;
-  if (const auto *D = Parents[0].get<Decl>()) {
+  DynTypedNode Parent = firstParent(*S, Ctx);
+  if (const auto *D = Parent.get<Decl>()) {
     if (ViaDecl) {
       *ViaDecl = D;
       return nullptr;
     }
-    DynTypedNodeList Up = Ctx.getParents(*D);
-    return Up.empty() ? nullptr : Up[0].get<Stmt>();
+    return firstParent(*D, Ctx).get<Stmt>();
   }
-  return Parents[0].get<Stmt>();
+  return Parent.get<Stmt>();
 }
 
 } // namespace warp_tidy

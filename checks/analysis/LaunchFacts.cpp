@@ -3,10 +3,10 @@
 #include "LaunchFacts.h"
 #include "LocalWrites.h"
 #include "AstQueries.h"
+#include "UnitParents.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -328,10 +328,7 @@ private:
   void gatherDominatingFacts(const Stmt *At) {
     const Stmt *Child = At;
     for (unsigned Steps = 0; Child && Steps < 64; ++Steps) {
-      DynTypedNodeList Parents = Ctx.getParents(*Child);
-      if (Parents.empty())
-        return;
-      const Stmt *Parent = Parents[0].get<Stmt>();
+      const Stmt *Parent = firstParent(*Child, Ctx).get<Stmt>();
       if (!Parent)
         return; // reached the function (or a declaration)
       if (const auto *Block = dyn_cast<CompoundStmt>(Parent)) {
@@ -418,10 +415,7 @@ KernelUse useOf(const DeclRefExpr *Ref, ASTContext &Ctx,
       U.Kind = KernelUse::Launched;
       return U;
     }
-    DynTypedNodeList Parents = Ctx.getParents(*E);
-    if (Parents.empty())
-      return U;
-    const auto *Parent = Parents[0].get<Expr>();
+    const auto *Parent = firstParent(*E, Ctx).get<Expr>();
     if (!Parent)
       return U;
     if (const auto *Cast = dyn_cast<CastExpr>(Parent)) {
