@@ -4,9 +4,8 @@
 // on ordinary functions, template patterns and their instantiations,
 // generic and plain lambdas, nested and dependent conditions.
 #include "analysis/DiscardedBranches.h"
+#include "AllNodes.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "CudaTestUnits.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -14,38 +13,22 @@ using namespace warp_tidy;
 
 namespace {
 
-const std::string Prelude = test::cudaStandIns(
-    "__device__ unsigned __shfl_sync(unsigned, unsigned, int);\n"
-    "__device__ void __syncwarp(unsigned = 0xffffffff);\n",
-    "__device__ void use(unsigned);\n");
-
-// Every statement the parent map knows: instantiations and implicit code
-// included, as the matchers see them.
-struct AllStatements : RecursiveASTVisitor<AllStatements> {
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitImplicitCode() const { return true; }
-  bool VisitStmt(Stmt *S) {
-    Statements.push_back(S);
-    return true;
-  }
-  std::vector<const Stmt *> Statements;
-};
-
 struct Counts {
   unsigned Statements = 0, Discarded = 0, Mismatches = 0;
 };
 
 Counts compare(const std::string &Code) {
-  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(Prelude + Code, {"-std=c++17"});
+  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(test::parentTestPrelude() + Code, {"-std=c++17"});
   Counts C;
   if (!AST) {
     ADD_FAILURE() << "the unit does not parse";
     return C;
   }
   ASTContext &Ctx = AST->getASTContext();
-  AllStatements All;
-  All.TraverseAST(Ctx);
-  for (const Stmt *S : All.Statements) {
+  for (const DynTypedNode &Node : test::allNodes(Ctx)) {
+    const auto *S = Node.get<Stmt>();
+    if (!S)
+      continue;
     // An instantiation's discarded branch is an empty block standing in for
     // it; the parent walk calls that block discarded, the index does not.
     // It holds nothing, and the analyses ask about calls and values only.

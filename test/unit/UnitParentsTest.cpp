@@ -8,34 +8,13 @@
 #include "analysis/UnitParents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "CudaTestUnits.h"
+#include "AllNodes.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
 using namespace warp_tidy;
 
 namespace {
-
-const std::string Prelude = test::cudaStandIns(
-    "__device__ unsigned __shfl_sync(unsigned, unsigned, int);\n"
-    "__device__ void __syncwarp(unsigned = 0xffffffff);\n",
-    "__device__ void use(unsigned);\n");
-
-struct AllNodes : RecursiveASTVisitor<AllNodes> {
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitImplicitCode() const { return true; }
-  bool VisitStmt(Stmt *S) {
-    Nodes.push_back(DynTypedNode::create(*S));
-    return true;
-  }
-  bool VisitDecl(Decl *D) {
-    if (!isa<TranslationUnitDecl>(D))
-      Nodes.push_back(DynTypedNode::create(*D));
-    return true;
-  }
-  std::vector<DynTypedNode> Nodes;
-};
 
 std::string describe(const DynTypedNode &N, const SourceManager &SM) {
   std::string Text = N.getNodeKind().asStringRef().str();
@@ -45,16 +24,14 @@ std::string describe(const DynTypedNode &N, const SourceManager &SM) {
 // Compares both answers on every node; returns how many nodes the index
 // answered itself (the rest went to clang's map).
 unsigned compare(const std::string &Code) {
-  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(Prelude + Code, {"-std=c++17"});
+  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(test::parentTestPrelude() + Code, {"-std=c++17"});
   if (!AST) {
     ADD_FAILURE() << "the unit does not parse";
     return 0;
   }
   ASTContext &Ctx = AST->getASTContext();
-  AllNodes All;
-  All.TraverseAST(Ctx);
   unsigned Before = parentMapFallbacks(), Asked = 0;
-  for (const DynTypedNode &N : All.Nodes) {
+  for (const DynTypedNode &N : test::allNodes(Ctx)) {
     DynTypedNodeList Clang = Ctx.getParents(N);
     DynTypedNode First = firstParent(N, Ctx), Last = lastParent(N, Ctx);
     Asked += 2;
