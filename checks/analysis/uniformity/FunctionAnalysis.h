@@ -329,6 +329,11 @@ struct FunctionUniformity::Impl {
   /// (the state at the branch): laneSplit's, else, for a condition that is a
   /// function of threadIdx.x alone, its value in every thread of a block.
   std::optional<LaneSplit> branchLaneSplit(unsigned BlockID, const State &End);
+  /// branchLaneSplit of block \p BlockID in its final state, computed once:
+  /// the lane sets, the must sets and the sources of a report all ask it,
+  /// after the rounds, when the states no longer change.
+  std::optional<LaneSplit> finalLaneSplit(unsigned BlockID);
+  llvm::DenseMap<unsigned, std::optional<LaneSplit>> FinalLaneSplits;
 
   //--- Lane sets (LaneReachability.cpp) -------------------------------------
 
@@ -344,7 +349,6 @@ struct FunctionUniformity::Impl {
   /// Must for block \p ID, as seen by a collective that needs aligned groups
   /// of \p GroupSize lanes: branches that are the same for every lane of
   /// each group send whole groups one way, so they do not count.
-  llvm::DenseMap<unsigned, std::optional<LaneSplit>> MustSplits;
   LaneSet mustThrough(unsigned ID, unsigned GroupSize);
 
   /// Blocks reachable from successor \p Edge of block \p D without
@@ -352,7 +356,6 @@ struct FunctionUniformity::Impl {
   std::map<std::pair<unsigned, unsigned>, llvm::BitVector> Reach;
   const llvm::BitVector &reachableAvoiding(unsigned D, unsigned Edge);
 
-  llvm::DenseMap<unsigned, bool> LaneComparisonCache;
   bool isLaneComparison(unsigned BlockID);
 
 

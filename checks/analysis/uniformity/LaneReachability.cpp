@@ -23,8 +23,6 @@ void FunctionUniformity::Impl::solveLaneSets() {
   std::deque<const CFGBlock *> Work = {&Cfg->getEntry()};
   std::vector<bool> Queued(NumBlocks, false);
   Queued[EntryID] = true;
-  // Edge sets of each divergent branch, computed once.
-  llvm::DenseMap<unsigned, std::optional<LaneSplit>> Splits;
   while (!Work.empty()) {
     const CFGBlock *B = Work.front();
     Work.pop_front();
@@ -32,14 +30,8 @@ void FunctionUniformity::Impl::solveLaneSets() {
     Queued[ID] = false;
     std::optional<LaneSplit> Split;
     bool Div = Divergent.test(ID) && BranchCond[ID];
-    if (Div) {
-      auto It = Splits.find(ID);
-      if (It == Splits.end()) {
-        State End = transferBlock(B, In[ID]);
-        It = Splits.try_emplace(ID, branchLaneSplit(ID, End)).first;
-      }
-      Split = It->second;
-    }
+    if (Div)
+      Split = finalLaneSplit(ID);
     unsigned Index = 0;
     for (const CFGBlock *Succ : B->succs()) {
       unsigned Edge = Index++;
@@ -89,12 +81,7 @@ LaneSet FunctionUniformity::Impl::mustThrough(unsigned ID, unsigned GroupSize) {
     if (GroupSize < 32 && branchUniformInGroups(D, GroupSize))
       continue;
     const CFGBlock *DB = blockByID(D);
-    auto It = MustSplits.find(D);
-    if (It == MustSplits.end()) {
-      State End = transferBlock(DB, In[D]);
-      It = MustSplits.try_emplace(D, branchLaneSplit(D, End)).first;
-    }
-    const std::optional<LaneSplit> &Split = It->second;
+    const std::optional<LaneSplit> Split = finalLaneSplit(D);
     LaneSet Side = LaneSet::none();
     unsigned Index = 0;
     for (const CFGBlock *Succ : DB->succs()) {
@@ -140,16 +127,17 @@ const llvm::BitVector &FunctionUniformity::Impl::reachableAvoiding(unsigned D, u
   return Reach.emplace(Key, std::move(Seen)).first->second;
 }
 
+std::optional<LaneSplit> FunctionUniformity::Impl::finalLaneSplit(unsigned BlockID) {
+  auto It = FinalLaneSplits.find(BlockID);
+  if (It == FinalLaneSplits.end()) {
+    State End = transferBlock(blockByID(BlockID), In[BlockID]);
+    It = FinalLaneSplits.try_emplace(BlockID, branchLaneSplit(BlockID, End)).first;
+  }
+  return It->second;
+}
+
 bool FunctionUniformity::Impl::isLaneComparison(unsigned BlockID) {
-  if (!BranchCond[BlockID])
-    return false;
-  auto It = LaneComparisonCache.find(BlockID);
-  if (It != LaneComparisonCache.end())
-    return It->second;
-  State End = transferBlock(blockByID(BlockID), In[BlockID]);
-  bool Result = branchLaneSplit(BlockID, End).has_value();
-  LaneComparisonCache[BlockID] = Result;
-  return Result;
+  return BranchCond[BlockID] && finalLaneSplit(BlockID).has_value();
 }
 
 } // namespace warp_tidy
