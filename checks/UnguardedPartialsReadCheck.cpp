@@ -61,6 +61,9 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
   Opts.AssumeWholeWarps = AssumeWholeWarps;
   Opts.SharedArgument = [&](const ParmVarDecl *P) { return Calls.sharedArrayPassedFor(P, Ctx); };
   Opts.LaunchedShapes = [&](const FunctionDecl *FD) { return blockShapesReaching(FD, Calls, Ctx); };
+  Opts.LaunchedXZeroBits = [&](const FunctionDecl *FD) {
+    return blockXZeroBitsReaching(FD, Calls, Ctx);
+  };
   std::optional<PartialsFinding> F = analyzePartialsRead(Read, Ctx, Opts);
   if (!F)
     return;

@@ -231,7 +231,44 @@ std::optional<llvm::SmallVector<BlockShape, 8>> shapesOf(const Expr *E, HostValu
   return Out;
 }
 
+/// The x extent of a `dim3` (or integer) block argument, through the same
+/// wrappers and locals as shapesOf.
+const Expr *xExtentOf(const Expr *E, ASTContext &Ctx, unsigned Depth) {
+  if (!E || Depth > 6)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+    return xExtentOf(MT->getSubExpr(), Ctx, Depth + 1);
+  if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+    return xExtentOf(Bind->getSubExpr(), Ctx, Depth + 1);
+  if (const auto *Func = dyn_cast<CXXFunctionalCastExpr>(E))
+    return xExtentOf(Func->getSubExpr(), Ctx, Depth + 1);
+  if (E->getType()->isIntegerType())
+    return E;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    const FunctionDecl *Fn = enclosingFunction(Ref, Ctx);
+    if (!Var || !Fn || !Fn->getBody() || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+        Var->getType()->isReferenceType() || !isNeverWrittenIn(Var, Fn->getBody()))
+      return nullptr;
+    return xExtentOf(Var->getInit(), Ctx, Depth + 1);
+  }
+  const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+  if (!Construct || Construct->getNumArgs() == 0 || Construct->getNumArgs() > 3)
+    return nullptr;
+  if (Construct->getNumArgs() == 1 && !Construct->getArg(0)->getType()->isIntegerType())
+    return xExtentOf(Construct->getArg(0), Ctx, Depth + 1); // a copy
+  return Construct->getArg(0);
+}
+
 } // namespace
+
+const Expr *blockXExpression(const CUDAKernelCallExpr *Launch, ASTContext &Ctx) {
+  const CallExpr *Config = Launch ? Launch->getConfig() : nullptr;
+  if (!Config || Config->getNumArgs() < 2)
+    return nullptr;
+  return xExtentOf(Config->getArg(1), Ctx, 0);
+}
 
 std::optional<llvm::SmallVector<BlockShape, 8>>
 blockShapesOfLaunch(const CUDAKernelCallExpr *Launch, const FunctionDecl *Caller,

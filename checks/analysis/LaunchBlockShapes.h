@@ -28,6 +28,7 @@
 namespace clang {
 class ASTContext;
 class CUDAKernelCallExpr;
+class Expr;
 class FunctionDecl;
 class Stmt;
 } // namespace clang
@@ -47,6 +48,15 @@ struct BlockShape {
 std::optional<llvm::SmallVector<BlockShape, 8>>
 blockShapesOfLaunch(const clang::CUDAKernelCallExpr *Launch, const clang::FunctionDecl *Caller,
                     clang::ASTContext &Ctx);
+
+/// The expression that gives \p Launch's blockDim.x: the block argument
+/// itself when it is an integer, the first argument of the `dim3` it
+/// builds, or of the never-written local `dim3` it names. Null when the
+/// argument is none of those. For launches whose shapes are run-time values
+/// (`dim3 block(rows * 128)`), what is still known is the low bits of this
+/// expression (LaunchFacts::launchBlockXZeroBits).
+const clang::Expr *blockXExpression(const clang::CUDAKernelCallExpr *Launch,
+                                    clang::ASTContext &Ctx);
 
 } // namespace warp_tidy
 

@@ -291,6 +291,8 @@ private:
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
       if (!Var || !Fn->getBody() || Written.isWritten(Var, Fn->getBody(), ReadOnlyCall))
         return 0;
+      if (auto It = Bound.find(Var); It != Bound.end())
+        return It->second;
       unsigned Bits = Facts.zeroBitsOf(Var);
       if (Var->hasLocalStorage() && !isa<ParmVarDecl>(Var) && Var->getInit())
         Bits = std::max(Bits, of(Var->getInit(), Depth + 1));
@@ -320,7 +322,48 @@ private:
     }
     if (const auto *C = dyn_cast<ConditionalOperator>(E))
       return std::min(of(C->getTrueExpr(), Depth + 1), of(C->getFalseExpr(), Depth + 1));
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      return ofCall(Call, Depth);
     return 0;
+  }
+
+  /// A call of a free function the unit defines (`std::min(1024, n * 32)`):
+  /// its value is one of the values it returns, each read with the
+  /// parameters bound to the arguments' bits. A parameter the body writes,
+  /// a method (its object is state this does not follow), a body with no
+  /// return value or one that recurses past the depth limit: nothing known.
+  unsigned ofCall(const CallExpr *Call, unsigned Depth) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || isa<CXXMethodDecl>(Callee) || isa<CUDAKernelCallExpr>(Call))
+      return 0;
+    const FunctionDecl *Definition = nullptr;
+    if (!Callee->hasBody(Definition) || !Definition->getBody() ||
+        Definition->getNumParams() != Call->getNumArgs())
+      return 0;
+    const Stmt *Body = Definition->getBody();
+    ZeroBitsAt Inner(Ctx, Written, Definition, /*At=*/nullptr, /*AtLauncher=*/false);
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+      const ParmVarDecl *P = Definition->getParamDecl(I);
+      if (Written.isWritten(P, Body, nullptr))
+        return 0;
+      Inner.Bound[P] = of(Call->getArg(I), Depth + 1);
+    }
+    std::optional<unsigned> Bits;
+    bool Unknown = false;
+    forEachStmt(Body, [&](const Stmt *S) {
+      const auto *Return = dyn_cast<ReturnStmt>(S);
+      if (isa<LambdaExpr>(S))
+        Unknown = true; // its returns are not the callee's
+      if (!Return || Unknown)
+        return;
+      if (!Return->getRetValue()) {
+        Unknown = true;
+        return;
+      }
+      unsigned B = Inner.of(Return->getRetValue(), Depth + 1);
+      Bits = Bits ? std::min(*Bits, B) : B;
+    });
+    return Unknown || !Bits ? 0 : *Bits;
   }
 
   /// The conditions that hold at \p At: the branches around it, and the
@@ -392,6 +435,8 @@ private:
   const FunctionDecl *Fn;
   const CallExpr *ReadOnlyCall;
   DominatingFacts Facts;
+  /// In a callee read for its return values: its parameters' bits.
+  llvm::DenseMap<const VarDecl *, unsigned> Bound;
 };
 
 } // namespace
@@ -486,15 +531,22 @@ void LaunchFacts::collect() {
 
   // Block shapes, per source function: every reference must be a launch
   // whose block argument can be read, or a use that cannot launch.
+  // A launch whose shapes are run-time values is kept for the low bits of
+  // its blockDim.x (launchBlockXZeroBits); any other use makes both unknown.
   auto recordShapes = [&](const FunctionDecl *Kernel, const LaunchSite *L, bool CannotLaunch) {
     ShapeFacts &F = Shapes[sourceKernel(Kernel)];
-    if (CannotLaunch || !F.Readable)
+    if (CannotLaunch || F.Escapes)
       return;
     const auto *Launch = L ? dyn_cast<CUDAKernelCallExpr>(L->At) : nullptr;
-    std::optional<llvm::SmallVector<BlockShape, 8>> S =
-        Launch ? blockShapesOfLaunch(Launch, L->Fn, Ctx) : std::nullopt;
+    if (!Launch) {
+      F.Readable = false;
+      F.Escapes = true;
+      return;
+    }
+    std::optional<llvm::SmallVector<BlockShape, 8>> S = blockShapesOfLaunch(Launch, L->Fn, Ctx);
     if (!S) {
       F.Readable = false;
+      F.RunTimeShapes.push_back({Launch, L->Fn});
       return;
     }
     for (const BlockShape &B : *S)
@@ -637,6 +689,35 @@ LaunchFacts::launchBlockShapes(const FunctionDecl *Kernel) {
   if (It == Shapes.end() || !It->second.Readable || It->second.Shapes.empty())
     return std::nullopt;
   return It->second.Shapes;
+}
+
+std::optional<unsigned> LaunchFacts::launchBlockXZeroBits(const FunctionDecl *Kernel) {
+  if (!isKernel(Kernel))
+    return std::nullopt;
+  if (!Collected)
+    collect();
+  auto It = Shapes.find(sourceKernel(Kernel));
+  if (It == Shapes.end())
+    return std::nullopt;
+  ShapeFacts &F = It->second;
+  if (F.Escapes || (F.Shapes.empty() && F.RunTimeShapes.empty()))
+    return std::nullopt;
+  if (F.XZeroBits)
+    return *F.XZeroBits;
+  unsigned Bits = 64;
+  for (const BlockShape &B : F.Shapes)
+    Bits = std::min<unsigned>(Bits, llvm::countr_zero(B.X));
+  if (!F.RunTimeShapes.empty() && !Written)
+    Written = std::make_unique<WrittenVariables>();
+  for (const auto &[Launch, Caller] : F.RunTimeShapes) {
+    const Expr *X = blockXExpression(Launch, Ctx);
+    if (!X)
+      return std::nullopt;
+    ZeroBitsAt At(Ctx, *Written, Caller, Launch, /*AtLauncher=*/false);
+    Bits = std::min(Bits, At.of(X));
+  }
+  F.XZeroBits = Bits;
+  return Bits;
 }
 
 unsigned LaunchFacts::knownZeroBits(const ParmVarDecl *P) {

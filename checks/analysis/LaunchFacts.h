@@ -38,6 +38,7 @@
 
 namespace clang {
 class ASTContext;
+class CUDAKernelCallExpr;
 class Expr;
 class FunctionDecl;
 class ParmVarDecl;
@@ -66,14 +67,28 @@ public:
   std::optional<llvm::SmallVector<BlockShape, 8>>
   launchBlockShapes(const clang::FunctionDecl *Kernel);
 
+  /// Low bits of blockDim.x that are zero in every launch of \p Kernel
+  /// written in this unit (its source function's, as launchBlockShapes),
+  /// also where a launch's block is a run-time value: `dim3 block(rows *
+  /// 128)` has seven. nullopt when the kernel has no launch here, or a use
+  /// that may launch it (its address passed on) or a block argument this
+  /// cannot read. Answers for kernels with external linkage as
+  /// launchBlockShapes does.
+  std::optional<unsigned> launchBlockXZeroBits(const clang::FunctionDecl *Kernel);
+
 private:
   struct KernelFacts {
     bool Usable = false; ///< every launch seen, at least one
     llvm::SmallVector<unsigned, 8> ZeroBits; ///< per parameter
   };
   struct ShapeFacts {
-    bool Readable = true;
-    llvm::SmallVector<BlockShape, 8> Shapes;
+    bool Readable = true; ///< every launch's shapes are constants
+    bool Escapes = false; ///< a use that may launch it is not a launch here
+    llvm::SmallVector<BlockShape, 8> Shapes; ///< of the launches that are
+    /// Launches whose shapes are run-time values, and their callers.
+    llvm::SmallVector<std::pair<const clang::CUDAKernelCallExpr *, const clang::FunctionDecl *>, 2>
+        RunTimeShapes;
+    std::optional<unsigned> XZeroBits; ///< launchBlockXZeroBits, once known
   };
   /// One launch of a kernel: the caller, the point, the arguments.
   struct Launch {

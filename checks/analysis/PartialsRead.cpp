@@ -672,11 +672,18 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
     if (Opts.AssumeWholeWarps && !Floor->KnownPartialWarp)
       return std::nullopt;
     // So do launches that all use whole warps in x: the floor is then exact.
-    if (auto Launched = Floor->KnownPartialWarp ? std::nullopt : LaunchedShapes()) {
-      auto Partial = llvm::find_if(*Launched, [](const BlockShape &S) { return S.X % 32; });
-      if (Partial == Launched->end())
-        return std::nullopt;
-      F.WitnessLaunch = *Partial;
+    if (!Floor->KnownPartialWarp) {
+      if (auto Launched = LaunchedShapes()) {
+        auto Partial = llvm::find_if(*Launched, [](const BlockShape &S) { return S.X % 32; });
+        if (Partial == Launched->end())
+          return std::nullopt;
+        F.WitnessLaunch = *Partial;
+      } else if (Opts.LaunchedXZeroBits) {
+        // Run-time blocks: `dim3 block(rows * 128)` is whole warps too.
+        std::optional<unsigned> Bits = Opts.LaunchedXZeroBits(FD);
+        if (Bits && *Bits >= 5)
+          return std::nullopt;
+      }
     }
     F.Defect = PartialsDefect::FlooredBound;
     F.Bound = Floor->Written;

@@ -104,6 +104,10 @@ struct PartialsOptions {
   /// unbounded read is filled when every such block has 32 warps.
   std::function<std::optional<llvm::SmallVector<BlockShape, 8>>(const clang::FunctionDecl *)>
       LaunchedShapes;
+  /// Low bits of blockDim.x known zero in every launch that runs a function,
+  /// also where the shapes are run-time values (ReachingLaunches.h); nullopt
+  /// when not all are known. Five or more: the floored bound is exact.
+  std::function<std::optional<unsigned>(const clang::FunctionDecl *)> LaunchedXZeroBits;
 };
 
 std::optional<PartialsFinding> analyzePartialsRead(const clang::ArraySubscriptExpr *Read,

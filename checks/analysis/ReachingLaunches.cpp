@@ -29,37 +29,35 @@ void addShapes(Shapes &Into, const Shapes &From) {
       Into.push_back(S);
 }
 
+/// Walks from a function to the kernels that run it (their launches are
+/// what is known), calling AtKernel on each; false when some path is not
+/// known.
 struct Walker {
   CallIndex &Calls;
   ASTContext &Ctx;
-  LaunchFacts &Facts;
+  llvm::function_ref<bool(const FunctionDecl *Kernel)> AtKernel;
   llvm::SmallPtrSet<const FunctionDecl *, 16> OnPath;
 
-  bool collect(const FunctionDecl *FD, unsigned Depth, Shapes &Out) {
+  bool collect(const FunctionDecl *FD, unsigned Depth) {
     if (!FD || Depth > MaxCallDepth)
       return false;
     FD = FD->getCanonicalDecl();
     if (!OnPath.insert(FD).second)
       return false; // recursion: the block it runs in is not bounded here
-    bool Known = collectUnvisited(FD, Depth, Out);
+    bool Known = collectUnvisited(FD, Depth);
     OnPath.erase(FD);
     return Known;
   }
 
-  bool collectUnvisited(const FunctionDecl *FD, unsigned Depth, Shapes &Out) {
-    if (FD->hasAttr<CUDAGlobalAttr>()) {
-      std::optional<Shapes> Launched = Facts.launchBlockShapes(FD);
-      if (!Launched)
-        return false;
-      addShapes(Out, *Launched);
-      return true;
-    }
+  bool collectUnvisited(const FunctionDecl *FD, unsigned Depth) {
+    if (FD->hasAttr<CUDAGlobalAttr>())
+      return AtKernel(FD);
     // A template pattern runs as its instantiations.
     if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate()) {
       if (Template->specializations().empty())
         return false;
       for (const FunctionDecl *Spec : Template->specializations())
-        if (!collect(Spec, Depth, Out))
+        if (!collect(Spec, Depth))
           return false;
       return true;
     }
@@ -68,7 +66,7 @@ struct Walker {
       return false;
     for (const CallExpr *Call : Callers) {
       const FunctionDecl *Caller = enclosingFunction(Call, Ctx, /*ThroughLambdas=*/true);
-      if (!Caller || !collect(Caller, Depth + 1, Out))
+      if (!Caller || !collect(Caller, Depth + 1))
         return false;
     }
     return true;
@@ -79,11 +77,36 @@ struct Walker {
 
 std::optional<Shapes> blockShapesReaching(const FunctionDecl *FD, CallIndex &Calls,
                                           ASTContext &Ctx) {
-  Walker W{Calls, Ctx, WarpAnalysisCache::get(Ctx).launchFacts(), {}};
+  LaunchFacts &Facts = WarpAnalysisCache::get(Ctx).launchFacts();
   Shapes Out;
-  if (!W.collect(FD, 0, Out) || Out.empty())
+  auto AtKernel = [&](const FunctionDecl *Kernel) {
+    std::optional<Shapes> Launched = Facts.launchBlockShapes(Kernel);
+    if (!Launched)
+      return false;
+    addShapes(Out, *Launched);
+    return true;
+  };
+  Walker W{Calls, Ctx, AtKernel, {}};
+  if (!W.collect(FD, 0) || Out.empty())
     return std::nullopt;
   return Out;
+}
+
+std::optional<unsigned> blockXZeroBitsReaching(const FunctionDecl *FD, CallIndex &Calls,
+                                               ASTContext &Ctx) {
+  LaunchFacts &Facts = WarpAnalysisCache::get(Ctx).launchFacts();
+  std::optional<unsigned> Bits;
+  auto AtKernel = [&](const FunctionDecl *Kernel) {
+    std::optional<unsigned> Launched = Facts.launchBlockXZeroBits(Kernel);
+    if (!Launched)
+      return false;
+    Bits = Bits ? std::min(*Bits, *Launched) : *Launched;
+    return true;
+  };
+  Walker W{Calls, Ctx, AtKernel, {}};
+  if (!W.collect(FD, 0))
+    return std::nullopt;
+  return Bits;
 }
 
 } // namespace warp_tidy

@@ -38,6 +38,13 @@ class CallIndex;
 std::optional<llvm::SmallVector<BlockShape, 8>>
 blockShapesReaching(const clang::FunctionDecl *FD, CallIndex &Calls, clang::ASTContext &Ctx);
 
+/// Low bits of blockDim.x that are zero in every launch in the unit that can
+/// run \p FD, through the same paths as blockShapesReaching; known also
+/// where a launch's block is a run-time value (LaunchFacts::
+/// launchBlockXZeroBits). nullopt when some path is not known.
+std::optional<unsigned> blockXZeroBitsReaching(const clang::FunctionDecl *FD, CallIndex &Calls,
+                                               clang::ASTContext &Ctx);
+
 } // namespace warp_tidy
 
 #endif

@@ -12,6 +12,7 @@
 // unknown, and the report stands as the kernel alone gives it.
 
 #include <cuda_runtime.h>
+#include <algorithm>
 
 #define FULL 0xffffffffu
 
@@ -107,7 +108,73 @@ void launchUnbounded(const int *in, int *out) {
   unboundedIn256<<<1, 256>>>(in, out);
 }
 
+// A run-time block of 16-thread steps: not known to be whole warps.
+__global__ void floorSteps16(const int *in, int *out) {
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int v = warpSum(in[threadIdx.x]);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < (blockDim.x >> 5) ? sums[lane] : 0;
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the bound on the per-warp partials read from 'sums' rounds the number of warps down{{.*}}[warp-unguarded-partials-read]
+    // CHECK-MESSAGES: :[[@LINE-5]]:18: note: the partials are written at the warp index here
+    if (lane == 0) out[blockIdx.x] = warpSum(v);
+  }
+}
+void launchSteps16(const int *in, int *out, int rows) {
+  dim3 block(rows * 16);
+  floorSteps16<<<1, block>>>(in, out);
+}
+
+// A helper whose value is not always one of its arguments: what it returns
+// is read, not what its name says.
+template <typename T> T clampPlusOne(const T &a, const T &b) { return a < b ? a : b + 1; }
+__global__ void floorHelperOffByOne(const int *in, int *out) {
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int v = warpSum(in[threadIdx.x]);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < (blockDim.x >> 5) ? sums[lane] : 0;
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: the bound on the per-warp partials read from 'sums' rounds the number of warps down{{.*}}[warp-unguarded-partials-read]
+    // CHECK-MESSAGES: :[[@LINE-5]]:18: note: the partials are written at the warp index here
+    if (lane == 0) out[blockIdx.x] = warpSum(v);
+  }
+}
+void launchHelperOffByOne(const int *in, int *out, int n) {
+  const int threads = clampPlusOne(1024, (n + 31) / 32 * 32);
+  floorHelperOffByOne<<<1, threads>>>(in, out);
+}
+
 // --------------------------------------------------------- must stay silent
+
+// Run-time blocks that are whole warps by construction: a multiple of 128
+// chosen at run time (DeepSpeed's softmax launchers), and ggml's argmax
+// rounding, `std::min(1024, (n + 31) / 32 * 32)`: std::min returns one of
+// its arguments, both multiples of 32 (read from its body, not its name).
+template <int Rows> __global__ void floorRunTimeWhole(const int *in, int *out) {
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int v = warpSum(in[threadIdx.x] * Rows);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < (blockDim.x >> 5) ? sums[lane] : 0;
+    if (lane == 0) out[blockIdx.x] = warpSum(v);
+  }
+}
+void launchRunTimeWhole(const int *in, int *out, int seq, int n) {
+  const int threads = 128;
+  const int workload = 4 * threads;
+  dim3 block(seq > threads ? (seq + workload - 1) / workload * threads : threads);
+  floorRunTimeWhole<1><<<1, block>>>(in, out);
+  const long rounded = std::min<long>(1024, (n + 31) / 32 * 32);
+  const dim3 blocks(rounded, 1, 1);
+  floorRunTimeWhole<2><<<1, blocks>>>(in, out);
+}
+
 
 // The floor is exact: every launch's blockDim.x is whole warps, including a
 // size the launcher doubles (256 or 512).

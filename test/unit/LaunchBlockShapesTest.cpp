@@ -2,6 +2,7 @@
 // the host-side values of `block` in `kernel<<<grid, block>>>` for the forms
 // launchers use, and the forms it must call unknown.
 #include "analysis/LaunchBlockShapes.h"
+#include "analysis/LaunchFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -29,6 +30,42 @@ extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, unsigned long shar
                                                R"cuda(__global__ void k(int);
 )cuda");
 
+/// The only launch of a unit and the function around it.
+struct LaunchFinder : RecursiveASTVisitor<LaunchFinder> {
+  const CUDAKernelCallExpr *Launch = nullptr;
+  const FunctionDecl *Fn = nullptr, *Caller = nullptr;
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Fn;
+    Fn = FD;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Fn = Saved;
+    return R;
+  }
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
+    Launch = E;
+    Caller = Fn;
+    return true;
+  }
+};
+
+/// LaunchFacts::launchBlockXZeroBits for the kernel `k` launched in \p Host
+/// (the body of `void host(int n, int rows)`, after \p Helpers), as a
+/// number, or "unknown".
+std::string xZeroBitsOf(const std::string &Host, const std::string &Helpers = "") {
+  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(Prelude + Helpers +
+                                                     "void host(int n, int rows) {\n" + Host +
+                                                     "\n}\n");
+  if (!AST)
+    return "no AST";
+  LaunchFinder F;
+  F.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
+  if (!F.Launch)
+    return "no launch";
+  LaunchFacts Facts(AST->getASTContext());
+  std::optional<unsigned> Bits = Facts.launchBlockXZeroBits(F.Launch->getDirectCallee());
+  return Bits ? std::to_string(*Bits) : "unknown";
+}
+
 /// The shapes of the only launch in \p Host (the body of `void host(int n)`)
 /// as "XxYxZ" strings, sorted; "unknown" when they cannot be read.
 std::string shapesOf(const std::string &Host) {
@@ -36,23 +73,7 @@ std::string shapesOf(const std::string &Host) {
       test::parseCudaUnit(Prelude + "void host(int n, int rows) {\n" + Host + "\n}\n");
   if (!AST)
     return "no AST";
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const CUDAKernelCallExpr *Launch = nullptr;
-    const FunctionDecl *Fn = nullptr;
-    bool TraverseFunctionDecl(FunctionDecl *FD) {
-      const FunctionDecl *Saved = Fn;
-      Fn = FD;
-      bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-      Fn = Saved;
-      return R;
-    }
-    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
-      Launch = E;
-      Caller = Fn;
-      return true;
-    }
-    const FunctionDecl *Caller = nullptr;
-  } F;
+  LaunchFinder F;
   F.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
   if (!F.Launch)
     return "no launch";
@@ -101,6 +122,38 @@ TEST(LaunchBlockShapes, Unknown) {
   EXPECT_EQ(shapesOf("int t = 32; for (int i = 0; i < n; ++i) t *= 2; k<<<rows, t>>>(n);"),
             "unknown");
   EXPECT_EQ(shapesOf("int t = 32; int *p = &t; *p = 96; k<<<rows, t>>>(n);"), "unknown");
+}
+
+TEST(LaunchBlockXZeroBits, RunTimeBlocks) {
+  // Constant shapes: the fewest trailing zeros among them.
+  EXPECT_EQ(xZeroBitsOf("k<<<rows, 96>>>(n);"), "5");
+  EXPECT_EQ(xZeroBitsOf("int t = 256; if (n > 8) t = 96; k<<<rows, t>>>(n);"), "5");
+  // Run-time values: a multiple of a constant, on both arms of a choice.
+  EXPECT_EQ(xZeroBitsOf("const int threads = 128;\n"
+                        "dim3 block(n > threads ? (n + 511) / 512 * threads : threads);\n"
+                        "k<<<rows, block>>>(n);"),
+            "7");
+  EXPECT_EQ(xZeroBitsOf("k<<<rows, dim3(rows * 16, 2)>>>(n);"), "4");
+  EXPECT_EQ(xZeroBitsOf("k<<<rows, n>>>(n);"), "0");
+  // A call: the fewest zeros among the values its body returns.
+  const std::string Min = "template <typename T> const T &least(const T &a, const T &b) {\n"
+                          "  if (b < a) return b;\n"
+                          "  return a;\n"
+                          "}\n";
+  EXPECT_EQ(xZeroBitsOf("const long t = least<long>(1024, (n + 31) / 32 * 32);\n"
+                        "const dim3 block(t, 1, 1);\n"
+                        "k<<<rows, block>>>(n);",
+                        Min),
+            "5");
+  // A parameter the callee writes is not the argument any more.
+  EXPECT_EQ(xZeroBitsOf("k<<<rows, bump(n * 32)>>>(n);",
+                        "int bump(int v) { v += 1; return v; }\n"),
+            "0");
+}
+
+TEST(LaunchBlockXZeroBits, Unknown) {
+  // The kernel's address is passed on: a launch this unit cannot see.
+  EXPECT_EQ(xZeroBitsOf("k<<<rows, 128>>>(n); void (*p)(int) = k; (void)p;"), "unknown");
 }
 
 } // namespace
