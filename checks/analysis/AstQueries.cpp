@@ -34,8 +34,72 @@ const Expr *stripValue(const Expr *E) {
   return E;
 }
 
+/// False when folding \p E certainly fails: an operand of its arithmetic
+/// reads a parameter or a variable that is neither const nor constexpr, which
+/// the constant evaluator never reads outside a call it is evaluating, and
+/// arithmetic, bitwise and comparison operators, negation and value casts
+/// fail when an operand does; so does a call of a function that is neither
+/// constexpr nor a builtin (`threadIdx.x` reads through one). Everything else
+/// (other calls, `&&`, `||`, `?:` and the comma, which may short-circuit,
+/// subscripts, members) may fold; the evaluator decides. The analyses fold every subexpression they translate,
+/// and most read a thread index or a loop variable: this answers those
+/// without building the evaluator's state.
+static bool mayFold(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 64; ++Depth) {
+    E = E->IgnoreParens();
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      switch (Cast->getCastKind()) {
+      case CK_LValueToRValue: case CK_NoOp: case CK_IntegralCast:
+      case CK_IntegralToBoolean: case CK_BooleanToSignedIntegral:
+        E = Cast->getSubExpr();
+        continue;
+      default:
+        return true;
+      }
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      switch (U->getOpcode()) {
+      case UO_Plus: case UO_Minus: case UO_Not: case UO_LNot:
+        E = U->getSubExpr();
+        continue;
+      default:
+        return true;
+      }
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->isLogicalOp() || B->isCommaOp() || B->isAssignmentOp() || B->isPtrMemOp())
+        return true;
+      if (!mayFold(B->getLHS()))
+        return false;
+      E = B->getRHS();
+      continue;
+    }
+    // `threadIdx.x`: a property whose getter is a call.
+    if (const auto *Pseudo = dyn_cast<PseudoObjectExpr>(E)) {
+      E = Pseudo->getResultExpr();
+      continue;
+    }
+    // A call of a function that is not constexpr (nor a builtin the
+    // evaluator knows) is never evaluated.
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      return !Callee || Callee->isConstexpr() || Callee->getBuiltinID() != 0;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var || Var->getType()->isReferenceType())
+        return true;
+      if (isa<ParmVarDecl>(Var))
+        return false;
+      return Var->isConstexpr() || Var->getType().isConstQualified();
+    }
+    return true;
+  }
+  return true;
+}
+
 std::optional<llvm::APSInt> foldInteger(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent())
+  if (!E || E->isValueDependent() || E->isTypeDependent() || !mayFold(E))
     return std::nullopt;
   Expr::EvalResult R;
   if (!E->EvaluateAsInt(R, Ctx, Expr::SE_AllowSideEffects) || !R.Val.isInt())
