@@ -48,36 +48,43 @@ struct LaunchFinder : RecursiveASTVisitor<LaunchFinder> {
   }
 };
 
+/// A unit whose `void host(int n, int rows)` has \p Host as its body (after
+/// \p Helpers), and its only launch.
+struct HostUnit {
+  std::unique_ptr<ASTUnit> AST;
+  LaunchFinder Found;
+  /// Why there is nothing to ask about, or empty.
+  std::string Missing() const { return !AST ? "no AST" : !Found.Launch ? "no launch" : ""; }
+};
+
+HostUnit parseHost(const std::string &Host, const std::string &Helpers = "") {
+  HostUnit U;
+  U.AST = test::parseCudaUnit(Prelude + Helpers + "void host(int n, int rows) {\n" + Host +
+                              "\n}\n");
+  if (U.AST)
+    U.Found.TraverseDecl(U.AST->getASTContext().getTranslationUnitDecl());
+  return U;
+}
+
 /// LaunchFacts::launchBlockXZeroBits for the kernel `k` launched in \p Host
 /// (the body of `void host(int n, int rows)`, after \p Helpers), as a
 /// number, or "unknown".
 std::string xZeroBitsOf(const std::string &Host, const std::string &Helpers = "") {
-  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(Prelude + Helpers +
-                                                     "void host(int n, int rows) {\n" + Host +
-                                                     "\n}\n");
-  if (!AST)
-    return "no AST";
-  LaunchFinder F;
-  F.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
-  if (!F.Launch)
-    return "no launch";
-  LaunchFacts Facts(AST->getASTContext());
-  std::optional<unsigned> Bits = Facts.launchBlockXZeroBits(F.Launch->getDirectCallee());
+  HostUnit U = parseHost(Host, Helpers);
+  if (!U.Missing().empty())
+    return U.Missing();
+  LaunchFacts Facts(U.AST->getASTContext());
+  std::optional<unsigned> Bits = Facts.launchBlockXZeroBits(U.Found.Launch->getDirectCallee());
   return Bits ? std::to_string(*Bits) : "unknown";
 }
 
 /// The shapes of the only launch in \p Host (the body of `void host(int n)`)
 /// as "XxYxZ" strings, sorted; "unknown" when they cannot be read.
 std::string shapesOf(const std::string &Host) {
-  std::unique_ptr<ASTUnit> AST =
-      test::parseCudaUnit(Prelude + "void host(int n, int rows) {\n" + Host + "\n}\n");
-  if (!AST)
-    return "no AST";
-  LaunchFinder F;
-  F.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
-  if (!F.Launch)
-    return "no launch";
-  auto Shapes = blockShapesOfLaunch(F.Launch, F.Caller, AST->getASTContext());
+  HostUnit U = parseHost(Host);
+  if (!U.Missing().empty())
+    return U.Missing();
+  auto Shapes = blockShapesOfLaunch(U.Found.Launch, U.Found.Caller, U.AST->getASTContext());
   if (!Shapes)
     return "unknown";
   std::vector<std::string> Out;
