@@ -41,9 +41,9 @@ const Expr *stripValue(const Expr *E) {
 /// fail when an operand does; so does a call of a function that is neither
 /// constexpr nor a builtin (`threadIdx.x` reads through one). Everything else
 /// (other calls, `&&`, `||`, `?:` and the comma, which may short-circuit,
-/// subscripts, members) may fold; the evaluator decides. The analyses fold every subexpression they translate,
-/// and most read a thread index or a loop variable: this answers those
-/// without building the evaluator's state.
+/// subscripts, members) may fold; the evaluator decides. The analyses fold
+/// every subexpression they translate, and most read a thread index or a
+/// loop variable: this answers those without building the evaluator's state.
 static bool mayFold(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 64; ++Depth) {
     E = E->IgnoreParens();

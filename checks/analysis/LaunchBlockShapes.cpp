@@ -173,28 +173,57 @@ private:
   llvm::DenseMap<const VarDecl *, int64_t> Bound;
 };
 
+/// What builds a `dim3` (or integer) block argument: the integer expression
+/// it converts, or the `dim3` construction from up to three extents, found
+/// through parentheses, casts, temporaries, copies and never-written local
+/// `dim3`s. Null when it cannot be read.
+const Expr *blockBuilder(const Expr *E, ASTContext &Ctx) {
+  for (unsigned Depth = 0; E && Depth <= 6; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = MT->getSubExpr();
+      continue;
+    }
+    if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E)) {
+      E = Bind->getSubExpr();
+      continue;
+    }
+    if (const auto *Func = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = Func->getSubExpr();
+      continue;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      const FunctionDecl *Fn = enclosingFunction(Ref, Ctx);
+      if (!Var || !Fn || !Fn->getBody() || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+          Var->getType()->isReferenceType() || !isNeverWrittenIn(Var, Fn->getBody()))
+        return nullptr;
+      E = Var->getInit();
+      continue;
+    }
+    if (E->getType()->isIntegerType())
+      return E;
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct || Construct->getNumArgs() == 0 || Construct->getNumArgs() > 3)
+      return nullptr;
+    if (Construct->getNumArgs() == 1 && !Construct->getArg(0)->getType()->isIntegerType()) {
+      E = Construct->getArg(0); // a copy
+      continue;
+    }
+    return Construct;
+  }
+  return nullptr;
+}
+
 /// Shapes of a `dim3` (or integer) block argument.
 std::optional<llvm::SmallVector<BlockShape, 8>> shapesOf(const Expr *E, HostValues &Host,
-                                                         ASTContext &Ctx, unsigned Depth) {
-  if (!E || Depth > 6)
+                                                         ASTContext &Ctx) {
+  const Expr *Builder = blockBuilder(E, Ctx);
+  if (!Builder)
     return std::nullopt;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-    return shapesOf(MT->getSubExpr(), Host, Ctx, Depth + 1);
-  if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
-    return shapesOf(Bind->getSubExpr(), Host, Ctx, Depth + 1);
-  if (const auto *Func = dyn_cast<CXXFunctionalCastExpr>(E))
-    return shapesOf(Func->getSubExpr(), Host, Ctx, Depth + 1);
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-    const FunctionDecl *Fn = enclosingFunction(Ref, Ctx);
-    if (!Var || !Fn || !Fn->getBody() || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
-        Var->getType()->isReferenceType() || !isNeverWrittenIn(Var, Fn->getBody()))
-      return std::nullopt;
-    return shapesOf(Var->getInit(), Host, Ctx, Depth + 1);
-  }
-  if (E->getType()->isIntegerType()) {
-    std::optional<Values> X = Host.of(E);
+  const auto *Construct = dyn_cast<CXXConstructExpr>(Builder);
+  if (!Construct) {
+    std::optional<Values> X = Host.of(Builder);
     if (!X)
       return std::nullopt;
     llvm::SmallVector<BlockShape, 8> Out;
@@ -203,13 +232,6 @@ std::optional<llvm::SmallVector<BlockShape, 8>> shapesOf(const Expr *E, HostValu
         Out.push_back({static_cast<unsigned>(V), 1, 1, nullptr});
     return Out;
   }
-  const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-  if (!Construct)
-    return std::nullopt;
-  if (Construct->getNumArgs() == 1 && !Construct->getArg(0)->getType()->isIntegerType())
-    return shapesOf(Construct->getArg(0), Host, Ctx, Depth + 1); // a copy
-  if (Construct->getNumArgs() == 0 || Construct->getNumArgs() > 3)
-    return std::nullopt;
   Values Dims[3] = {{1}, {1}, {1}};
   for (unsigned I = 0; I < Construct->getNumArgs(); ++I) {
     std::optional<Values> V = Host.of(Construct->getArg(I));
@@ -231,43 +253,16 @@ std::optional<llvm::SmallVector<BlockShape, 8>> shapesOf(const Expr *E, HostValu
   return Out;
 }
 
-/// The x extent of a `dim3` (or integer) block argument, through the same
-/// wrappers and locals as shapesOf.
-const Expr *xExtentOf(const Expr *E, ASTContext &Ctx, unsigned Depth) {
-  if (!E || Depth > 6)
-    return nullptr;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-    return xExtentOf(MT->getSubExpr(), Ctx, Depth + 1);
-  if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
-    return xExtentOf(Bind->getSubExpr(), Ctx, Depth + 1);
-  if (const auto *Func = dyn_cast<CXXFunctionalCastExpr>(E))
-    return xExtentOf(Func->getSubExpr(), Ctx, Depth + 1);
-  if (E->getType()->isIntegerType())
-    return E;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-    const FunctionDecl *Fn = enclosingFunction(Ref, Ctx);
-    if (!Var || !Fn || !Fn->getBody() || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
-        Var->getType()->isReferenceType() || !isNeverWrittenIn(Var, Fn->getBody()))
-      return nullptr;
-    return xExtentOf(Var->getInit(), Ctx, Depth + 1);
-  }
-  const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-  if (!Construct || Construct->getNumArgs() == 0 || Construct->getNumArgs() > 3)
-    return nullptr;
-  if (Construct->getNumArgs() == 1 && !Construct->getArg(0)->getType()->isIntegerType())
-    return xExtentOf(Construct->getArg(0), Ctx, Depth + 1); // a copy
-  return Construct->getArg(0);
-}
-
 } // namespace
 
 const Expr *blockXExpression(const CUDAKernelCallExpr *Launch, ASTContext &Ctx) {
   const CallExpr *Config = Launch ? Launch->getConfig() : nullptr;
   if (!Config || Config->getNumArgs() < 2)
     return nullptr;
-  return xExtentOf(Config->getArg(1), Ctx, 0);
+  const Expr *Builder = blockBuilder(Config->getArg(1), Ctx);
+  if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Builder))
+    return Construct->getArg(0);
+  return Builder;
 }
 
 std::optional<llvm::SmallVector<BlockShape, 8>>
@@ -278,7 +273,7 @@ blockShapesOfLaunch(const CUDAKernelCallExpr *Launch, const FunctionDecl *Caller
     return std::nullopt;
   HostValues Host(Ctx, Caller, Launch);
   std::optional<llvm::SmallVector<BlockShape, 8>> Shapes =
-      shapesOf(Config->getArg(1), Host, Ctx, 0);
+      shapesOf(Config->getArg(1), Host, Ctx);
   if (Shapes)
     for (BlockShape &S : *Shapes)
       S.Launch = Launch;
