@@ -3,6 +3,7 @@
 #include "ShflSourceOutsideMaskCheck.h"
 #include "analysis/CheckMatchers.h"
 #include "analysis/ShuffleSources.h"
+#include "analysis/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
@@ -15,25 +16,27 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
+  // No matcher asks for the enclosing function: the helper-call matcher
+  // matches nearly every call of a unit, and the first such question builds
+  // the unit's parent index (UnitParents.h), a walk of every instantiation.
+  // check() asks, once a candidate passed its cheap filters, so a unit with
+  // no warp code never builds it.
   Finder->addMatcher(
       callExpr(callee(functionDecl(hasAnyName("__shfl_sync", "__shfl_up_sync",
                                               "__shfl_down_sync", "__shfl_xor_sync"))),
                unless(isExpansionInSystemHeader()),
-               unless(isInDiscardedConstexprBranch()),
-               optionally(forEnclosingCallable(functionDecl().bind("fn"))))
+               unless(isInDiscardedConstexprBranch()))
           .bind("call"),
       this);
   // shfl.sync written as inline PTX.
   Finder->addMatcher(asmStmt(unless(isExpansionInSystemHeader()),
-                             unless(isInDiscardedConstexprBranch()),
-                             optionally(forEnclosingCallable(functionDecl().bind("fn"))))
+                             unless(isInDiscardedConstexprBranch()))
                          .bind("asm"),
                      this);
   // Helpers that shuffle with a mask parameter (`warpReduceSum(mask, v)`).
   Finder->addMatcher(callExpr(callee(functionDecl(hasBody(stmt()))),
                               unless(isExpansionInSystemHeader()),
-                              unless(isInDiscardedConstexprBranch()),
-                              optionally(forEnclosingCallable(functionDecl().bind("fn"))))
+                              unless(isInDiscardedConstexprBranch()))
                          .bind("helperCall"),
                      this);
 }
@@ -93,9 +96,7 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
   const Stmt *Call = HelperCall ? HelperCall : Result.Nodes.getNodeAs<CallExpr>("call");
   if (!Call)
     Call = Result.Nodes.getNodeAs<GCCAsmStmt>("asm");
-  const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  // A template's pattern has no values yet; its instantiations are judged.
-  if (!Call || (Fn && Fn->isDependentContext()))
+  if (!Call)
     return;
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
@@ -104,9 +105,16 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   WarpAnalysisCache &Cache = analysisCache(Ctx);
   // Most calls are not helpers with a mask parameter: only functions that
-  // contain a collective are looked into.
+  // contain a collective are looked into. Most asm statements hold no
+  // shuffle.
   if (HelperCall && (!HelperCall->getDirectCallee() ||
                      !Cache.containsCollective(HelperCall->getDirectCallee())))
+    return;
+  if (isa<GCCAsmStmt>(Call) && warpCollectivesAt(Call).empty())
+    return;
+  const FunctionDecl *Fn = enclosingCallable(Call, Ctx);
+  // A template's pattern has no values yet; its instantiations are judged.
+  if (Fn && Fn->isDependentContext())
     return;
   UniformityRef Analysis = Fn ? Cache.analysis(Fn) : nullptr;
   // A shuffle in a branch that folds to false in this instantiation is never

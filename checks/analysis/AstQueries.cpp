@@ -187,6 +187,19 @@ const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx, bool Throu
   return nullptr;
 }
 
+const FunctionDecl *enclosingCallable(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNode Current = lastParent(DynTypedNode::create(*S), Ctx);
+  // Bounded like enclosingFunction.
+  for (unsigned Steps = 0; Steps < 512 && !isNone(Current); ++Steps) {
+    if (const auto *Function = Current.get<FunctionDecl>())
+      return Function;
+    if (const auto *Lambda = Current.get<LambdaExpr>())
+      return Lambda->getCallOperator();
+    Current = lastParent(Current, Ctx);
+  }
+  return nullptr;
+}
+
 unsigned firstParameterArgument(const CallExpr *Call, const FunctionDecl *Callee) {
   return isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
 }

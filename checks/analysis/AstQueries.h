@@ -80,6 +80,13 @@ bool isToolchainDeclaration(const clang::FunctionDecl *FD);
 const clang::FunctionDecl *enclosingFunction(const clang::Stmt *S, clang::ASTContext &Ctx,
                                              bool ThroughLambdas = false);
 
+/// The function whose body holds \p S, a lambda's call operator included:
+/// what clang's `forCallable` matcher finds, following the last parent at
+/// each step, so a statement an instantiation shares with its template's
+/// pattern is attributed to the latest instantiation, not to the dependent
+/// pattern. Null outside any function.
+const clang::FunctionDecl *enclosingCallable(const clang::Stmt *S, clang::ASTContext &Ctx);
+
 /// The index of the argument of \p Call bound to the first parameter of its
 /// callee \p Callee: 1 for a member operator call (`op(a, b)`, `x = y`),
 /// whose argument 0 is the object, and 0 otherwise. Parameter P is bound to

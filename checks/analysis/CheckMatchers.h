@@ -9,7 +9,6 @@
 #define WARP_TIDY_ANALYSIS_CHECKMATCHERS_H
 
 #include "AstQueries.h"
-#include "UnitParents.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
@@ -23,23 +22,14 @@ AST_MATCHER(clang::Stmt, isInDiscardedConstexprBranch) {
 
 /// Matches a statement whose enclosing function (a lambda's call operator
 /// inside a lambda) matches \p InnerMatcher: clang's `forCallable`, answered
-/// from the unit's parent index (UnitParents.h) instead of clang's parent
-/// map. Like forCallable it follows the last parent at each step, so a
-/// statement an instantiation shares with its template's pattern is
-/// attributed to the latest instantiation, not to the dependent pattern.
+/// by enclosingCallable() from the unit's parent index (UnitParents.h)
+/// instead of clang's parent map. The index is built for the whole unit on
+/// the first question, so a matcher that would ask for most calls of a
+/// unit asks in its check instead, after its own cheap filters.
 AST_MATCHER_P(clang::Stmt, forEnclosingCallable, clang::ast_matchers::internal::Matcher<clang::Decl>,
               InnerMatcher) {
-  clang::ASTContext &Ctx = Finder->getASTContext();
-  clang::DynTypedNode Current = lastParent(clang::DynTypedNode::create(Node), Ctx);
-  // Bounded like enclosingFunction.
-  for (unsigned Steps = 0; Steps < 512 && !isNone(Current); ++Steps) {
-    if (const auto *Function = Current.get<clang::FunctionDecl>())
-      return InnerMatcher.matches(*Function, Finder, Builder);
-    if (const auto *Lambda = Current.get<clang::LambdaExpr>())
-      return InnerMatcher.matches(*Lambda->getCallOperator(), Finder, Builder);
-    Current = lastParent(Current, Ctx);
-  }
-  return false;
+  const clang::FunctionDecl *Function = enclosingCallable(&Node, Finder->getASTContext());
+  return Function && InnerMatcher.matches(*Function, Finder, Builder);
 }
 
 } // namespace warp_tidy
