@@ -7,6 +7,7 @@
 #include "GuardFacts.h"
 #include "LaneExpressions.h"
 #include "ThreadIndex.h"
+#include "UnitLocal.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
@@ -220,24 +221,49 @@ bool sharesLoop(const Stmt *A, const Stmt *B, ASTContext &Ctx) {
 // (initialisation, lane-indexed writes) may fill the slots before \p Read:
 // a store that comes only after the read (`sums[lane] = v` writing the
 // result back) does not make the read safe.
+// What \p S stores into, when it is a store: an assignment's left side,
+// the operand of `++`/`--` or of `&` (`atomicAdd(&s[warp], v)`), or the
+// object of a struct's assignment operator (`s[warp] = md`).
+const Expr *storeTarget(const Stmt *S) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return BO->isAssignmentOp() ? BO->getLHS() : nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    return UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp() ? UO->getSubExpr()
+                                                                        : nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+    return Op->isAssignmentOp() && Op->getNumArgs() > 0 ? Op->getArg(0) : nullptr;
+  return nullptr;
+}
+
+// Is \p Parm (a pointer parameter) stored through with a subscript anywhere
+// in its function (`p[i] = v`, `++p[i]`, `&p[i]`)? Only then can it hold a
+// warp's partials. Most reads through pointer parameters are of plain
+// inputs (`in[i]`), so this one walk per function and unit comes before
+// the lane recogniser, which each read would otherwise run.
+bool isStoredThroughSubscript(const ParmVarDecl *Parm, ASTContext &Ctx) {
+  using StoredParameters = llvm::DenseMap<const DeclContext *, llvm::SmallPtrSet<const VarDecl *, 4>>;
+  static UnitLocal<StoredParameters> PerUnit;
+  StoredParameters &Stored =
+      PerUnit.get(Ctx, [] { return std::make_unique<StoredParameters>(); });
+  const DeclContext *Owner = Parm->getDeclContext();
+  auto [It, New] = Stored.try_emplace(Owner);
+  if (New)
+    if (const auto *FD = dyn_cast<FunctionDecl>(Owner); FD && FD->getBody())
+      forEachStmt(FD->getBody(), [&, &Set = It->second](const Stmt *S) {
+        if (const Expr *Target = storeTarget(S))
+          if (std::optional<SlotAccess> Slot = slotAccess(stripMembers(Target)))
+            if (isa<ParmVarDecl>(Slot->Array))
+              Set.insert(Slot->Array);
+      });
+  return Stored.find(Owner)->second.contains(Parm);
+}
+
 const Expr *warpIndexStore(const VarDecl *Array, size_t Dim, size_t Rank, const Stmt *Body,
                            const Expr *Read, ASTContext &Ctx, bool *OtherStores) {
   const Expr *Found = nullptr;
   const SourceManager &SM = Ctx.getSourceManager();
   forEachStmt(Body, [&](const Stmt *S) {
-    const Expr *Target = nullptr;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-      if (BO->isAssignmentOp())
-        Target = BO->getLHS();
-    } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-      // atomicAdd(&s[warp], v), ++s[i]
-      if (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp())
-        Target = UO->getSubExpr();
-    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
-      // `s[warp] = md` for a struct: its assignment operator.
-      if (Op->isAssignmentOp() && Op->getNumArgs() > 0)
-        Target = Op->getArg(0);
-    }
+    const Expr *Target = storeTarget(S);
     if (!Target)
       return;
     std::optional<SlotAccess> Slot = slotAccess(stripMembers(Target));
@@ -528,7 +554,8 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   const auto *Parm = dyn_cast<ParmVarDecl>(Array);
   bool ThroughPointer = !Array->hasAttr<CUDASharedAttr>();
   if (ThroughPointer && (!Parm || !Parm->getType()->isPointerType() ||
-                         Slot->Indices.size() != 1 || !Opts.SharedArgument))
+                         Slot->Indices.size() != 1 || !Opts.SharedArgument ||
+                         !isStoredThroughSubscript(Parm, Ctx)))
     return std::nullopt;
   // The dimension indexed by the lane (the last one that is).
   std::optional<size_t> Dim;
