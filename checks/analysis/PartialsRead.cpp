@@ -216,11 +216,6 @@ bool sharesLoop(const Stmt *A, const Stmt *B, ASTContext &Ctx) {
   return false;
 }
 
-// Does \p Body store to \p Array at the warp index, in dimension \p Dim of
-// a \p Rank-dimensional subscript? Also reports whether some other store
-// (initialisation, lane-indexed writes) may fill the slots before \p Read:
-// a store that comes only after the read (`sums[lane] = v` writing the
-// result back) does not make the read safe.
 // What \p S stores into, when it is a store: an assignment's left side,
 // the operand of `++`/`--` or of `&` (`atomicAdd(&s[warp], v)`), or the
 // object of a struct's assignment operator (`s[warp] = md`).
@@ -241,7 +236,8 @@ const Expr *storeTarget(const Stmt *S) {
 // inputs (`in[i]`), so this one walk per function and unit comes before
 // the lane recogniser, which each read would otherwise run.
 bool isStoredThroughSubscript(const ParmVarDecl *Parm, ASTContext &Ctx) {
-  using StoredParameters = llvm::DenseMap<const DeclContext *, llvm::SmallPtrSet<const VarDecl *, 4>>;
+  using StoredParameters =
+      llvm::DenseMap<const DeclContext *, llvm::SmallPtrSet<const VarDecl *, 4>>;
   static UnitLocal<StoredParameters> PerUnit;
   StoredParameters &Stored =
       PerUnit.get(Ctx, [] { return std::make_unique<StoredParameters>(); });
@@ -258,6 +254,11 @@ bool isStoredThroughSubscript(const ParmVarDecl *Parm, ASTContext &Ctx) {
   return Stored.find(Owner)->second.contains(Parm);
 }
 
+// Does \p Body store to \p Array at the warp index, in dimension \p Dim of
+// a \p Rank-dimensional subscript? Also reports whether some other store
+// (initialisation, lane-indexed writes) may fill the slots before \p Read:
+// a store that comes only after the read (`sums[lane] = v` writing the
+// result back) does not make the read safe.
 const Expr *warpIndexStore(const VarDecl *Array, size_t Dim, size_t Rank, const Stmt *Body,
                            const Expr *Read, ASTContext &Ctx, bool *OtherStores) {
   const Expr *Found = nullptr;
