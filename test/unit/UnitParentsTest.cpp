@@ -6,6 +6,8 @@
 // also check that the nodes the analyses walk through (bodies, locals,
 // lambdas, initialiser lists, asm) are held.
 #include "analysis/UnitParents.h"
+#include "analysis/AstQueries.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "AllNodes.h"
@@ -44,6 +46,61 @@ unsigned compare(const std::string &Code) {
         << "last parent of " << describe(N, Ctx.getSourceManager());
   }
   return Asked - (parentMapFallbacks() - Before);
+}
+
+// enclosingCallable() must find what clang's forCallable matcher binds, on
+// every call of the unit (a shared node's latest instantiation; a lambda's
+// call operator, for its body and its init captures alike; a default
+// argument's function), and nothing for a call outside any function.
+// Returns how many calls had a callable.
+unsigned compareCallables(const std::string &Code) {
+  using namespace clang::ast_matchers;
+  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(test::parentTestPrelude() + Code, {"-std=c++17"});
+  if (!AST) {
+    ADD_FAILURE() << "the unit does not parse";
+    return 0;
+  }
+  ASTContext &Ctx = AST->getASTContext();
+  llvm::DenseMap<const CallExpr *, const FunctionDecl *> ClangAnswer;
+  for (const BoundNodes &B :
+       match(traverse(TK_AsIs, callExpr(forCallable(functionDecl().bind("fn"))).bind("call")),
+             Ctx))
+    ClangAnswer[B.getNodeAs<CallExpr>("call")] = B.getNodeAs<FunctionDecl>("fn");
+  unsigned Compared = 0;
+  for (const BoundNodes &B : match(traverse(TK_AsIs, callExpr().bind("call")), Ctx)) {
+    const auto *Call = B.getNodeAs<CallExpr>("call");
+    const FunctionDecl *Ours = enclosingCallable(Call, Ctx);
+    EXPECT_EQ(Ours, ClangAnswer.lookup(Call))
+        << "call at " << Call->getBeginLoc().printToString(Ctx.getSourceManager());
+    Compared += Ours != nullptr;
+  }
+  return Compared;
+}
+
+TEST(UnitParents, EnclosingCallableIsForCallable) {
+  unsigned Calls = compareCallables(R"cuda(
+__attribute__((host)) __device__ constexpr int warps(int n) { return n / 32; }
+template <int N>
+__global__ void __attribute__((launch_bounds(warps(N) * 32, 1))) bounded(unsigned *p) {
+  p[threadIdx.x] = N;
+}
+template <int N> __device__ unsigned g(unsigned v) {
+  unsigned lane = threadIdx.x % 32;          // not dependent: shared
+  if (lane < N) v += __shfl_sync(0xffffffff, v, 1);
+  __syncwarp();
+  if constexpr (N > 8) return v; else return lane;
+}
+template __global__ void bounded<64>(unsigned *);
+__device__ int table = warps(64);            // in no function
+__device__ int scaled(int v, int w = warps(256)) { return v * w; }
+__device__ void h(unsigned v, unsigned mask = 0xffffffff) {
+  auto add = [&, w = v + warps(64)](unsigned x) { return __shfl_sync(mask, x + w, 0); };
+  auto generic = [](auto x) { return x * 2; };
+  use(add(v) + generic(1u) + unsigned(generic(2.0)) + g<4>(v) + g<16>(v) + scaled(v));
+  __syncwarp();
+}
+)cuda");
+  EXPECT_GT(Calls, 10u);
 }
 
 TEST(UnitParents, FunctionsLocalsAndControlFlow) {
