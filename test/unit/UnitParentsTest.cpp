@@ -77,8 +77,10 @@ unsigned compareCallables(const std::string &Code) {
   return Compared;
 }
 
-TEST(UnitParents, EnclosingCallableIsForCallable) {
-  unsigned Calls = compareCallables(R"cuda(
+// Templates whose instantiations share nodes with their pattern (the
+// non-dependent `lane`), a `__launch_bounds__` expression, explicit
+// instantiations, a class template's method.
+const std::string TemplateUnit = R"cuda(
 __attribute__((host)) __device__ constexpr int warps(int n) { return n / 32; }
 template <int N>
 __global__ void __attribute__((launch_bounds(warps(N) * 32, 1))) bounded(unsigned *p) {
@@ -91,6 +93,20 @@ template <int N> __device__ unsigned g(unsigned v) {
   if constexpr (N > 8) return v; else return lane;
 }
 template __global__ void bounded<64>(unsigned *);
+template __global__ void bounded<128>(unsigned *);
+template <typename T> struct Box {
+  T value;
+  __device__ T get() const { return value + T(threadIdx.x); }
+};
+__global__ void k(unsigned v) {
+  use(g<4>(v) + g<16>(v) + g<32>(v));
+  use(Box<unsigned>{v}.get());
+
+}
+)cuda";
+
+TEST(UnitParents, EnclosingCallableIsForCallable) {
+  unsigned Calls = compareCallables(TemplateUnit + R"cuda(
 __device__ int table = warps(64);            // in no function
 __device__ int scaled(int v, int w = warps(256)) { return v * w; }
 __device__ void h(unsigned v, unsigned mask = 0xffffffff) {
@@ -125,30 +141,7 @@ __device__ unsigned f(unsigned v, int n) {
 }
 
 TEST(UnitParents, TemplatesShareNodesWithTheirInstantiations) {
-  unsigned Indexed = compare(R"cuda(
-__attribute__((host)) __device__ constexpr int warps(int n) { return n / 32; }
-template <int N>
-__global__ void __attribute__((launch_bounds(warps(N) * 32, 1))) bounded(unsigned *p) {
-  p[threadIdx.x] = N;
-}
-template <int N> __device__ unsigned g(unsigned v) {
-  unsigned lane = threadIdx.x % 32;          // not dependent: shared
-  if (lane < N) v += __shfl_sync(0xffffffff, v, 1);
-  __syncwarp();
-  if constexpr (N > 8) return v; else return lane;
-}
-template __global__ void bounded<64>(unsigned *);
-template __global__ void bounded<128>(unsigned *);
-template <typename T> struct Box {
-  T value;
-  __device__ T get() const { return value + T(threadIdx.x); }
-};
-__global__ void k(unsigned v) {
-  use(g<4>(v) + g<16>(v) + g<32>(v));
-  use(Box<unsigned>{v}.get());
-
-}
-)cuda");
+  unsigned Indexed = compare(TemplateUnit);
   EXPECT_GT(Indexed, 100u);
 }
 
