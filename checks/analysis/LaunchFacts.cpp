@@ -722,7 +722,11 @@ std::optional<unsigned> LaunchFacts::launchBlockXZeroBits(const FunctionDecl *Ke
 
 unsigned LaunchFacts::knownZeroBits(const ParmVarDecl *P) {
   const auto *Kernel = dyn_cast_or_null<FunctionDecl>(P ? P->getDeclContext() : nullptr);
-  if (!isKernel(Kernel))
+  // Another unit may launch a kernel with external linkage, so collect()
+  // keeps no launches of one (linkage is the same on every redeclaration and
+  // instantiation that a launch may name): the answer is 0 without reading
+  // the unit's launches.
+  if (!isKernel(Kernel) || Kernel->isExternallyVisible())
     return 0;
   if (!Collected)
     collect();

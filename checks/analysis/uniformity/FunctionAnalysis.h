@@ -285,6 +285,9 @@ struct FunctionUniformity::Impl {
   llvm::DenseMap<const clang::VarDecl *, Induction> Inductions;
 
   const Induction &induction(const clang::VarDecl *V);
+  /// Fills Inductions for every variable of the body, in one walk.
+  void scanInductions();
+  bool InductionsScanned = false;
 
   /// Every write of the induction variable \p V (induction(V) was asked
   /// first) runs in lockstep: no divergent branch controls it, so all

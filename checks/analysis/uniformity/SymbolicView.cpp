@@ -49,87 +49,112 @@ bool readsThis(const Stmt *E) {
 } // namespace
 
 const FunctionUniformity::Impl::Induction &FunctionUniformity::Impl::induction(const VarDecl *V) {
-  auto [It, New] = Inductions.try_emplace(V);
-  if (!New)
-    return It->second;
-  Induction I;
-  bool Bad = !V->getType()->isIntegralOrEnumerationType() ||
-             V->getType().isVolatileQualified() || isa<ParmVarDecl>(V);
-  auto IsV = [&](const Expr *E) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return Ref && Ref->getDecl() == V;
+  if (!InductionsScanned)
+    scanInductions();
+  // Nothing is inserted after the scan, so a reference given out stays
+  // valid while a translation asks about other variables.
+  static const Induction None;
+  auto It = Inductions.find(V);
+  return It == Inductions.end() ? None : It->second;
+}
+
+// One walk of the body for every variable: the prover asks about several
+// per function, and a walk per variable was most of what a question cost.
+// A variable's entry sees exactly the statements, in the same order, that a
+// walk for it alone would; once it is Bad nothing more is recorded for it.
+void FunctionUniformity::Impl::scanInductions() {
+  InductionsScanned = true;
+  llvm::DenseMap<const VarDecl *, bool> Bad;
+  auto Candidate = [](const VarDecl *V) {
+    return V->getType()->isIntegralOrEnumerationType() &&
+           !V->getType().isVolatileQualified() && !isa<ParmVarDecl>(V);
   };
-  auto AddInit = [&](const Expr *Init, const Stmt *Point) {
+  // The candidate variable \p E names, unless it is already Bad.
+  auto Open = [&](const Expr *E) -> const VarDecl * {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    return Var && Candidate(Var) && !Bad.lookup(Var) ? Var : nullptr;
+  };
+  auto AddInit = [&](const VarDecl *V, const Expr *Init, const Stmt *Point) {
+    Induction &I = Inductions[V];
     if (I.Init)
-      Bad = true;
+      Bad[V] = true;
     I.Init = Init;
     I.InitPoint = Point;
   };
+  auto AddStep = [&](const VarDecl *V, const Expr *Step, const Stmt *At) {
+    Inductions[V].Steps.push_back({Step, At});
+  };
   forEachStmt(FD->getBody(), [&](const Stmt *S) {
-    if (Bad)
-      return;
     if (const auto *DS = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : DS->decls())
         if (const auto *Var = dyn_cast<VarDecl>(D)) {
-          if (Var == V && V->getInit())
-            AddInit(V->getInit(), DeclPoint.lookup(V));
-          // A non-const reference bound to V writes it elsewhere.
+          if (Var->getInit() && Candidate(Var) && !Bad.lookup(Var))
+            AddInit(Var, Var->getInit(), DeclPoint.lookup(Var));
+          // A non-const reference bound to a variable writes it elsewhere.
           if (Var->getType()->isReferenceType() &&
-              !Var->getType().getNonReferenceType().isConstQualified() && Var->getInit() &&
-              IsV(Var->getInit()))
-            Bad = true;
+              !Var->getType().getNonReferenceType().isConstQualified() && Var->getInit())
+            if (const VarDecl *Bound = Open(Var->getInit()))
+              Bad[Bound] = true;
         }
     } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-      if (!BO->isAssignmentOp() || !IsV(BO->getLHS()))
+      const VarDecl *V = BO->isAssignmentOp() ? Open(BO->getLHS()) : nullptr;
+      if (!V)
         return;
+      auto IsV = [&](const Expr *E) {
+        const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+        return Ref && Ref->getDecl() == V;
+      };
       if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
-        I.Steps.push_back({BO->getRHS(), BO});
+        AddStep(V, BO->getRHS(), BO);
       } else if (BO->getOpcode() == BO_Assign) {
         const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
         if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub) &&
             IsV(Sum->getLHS()))
-          I.Steps.push_back({Sum->getRHS(), BO});
+          AddStep(V, Sum->getRHS(), BO);
         else if (Sum && Sum->getOpcode() == BO_Add && IsV(Sum->getRHS()))
-          I.Steps.push_back({Sum->getLHS(), BO});
+          AddStep(V, Sum->getLHS(), BO);
         else
-          AddInit(BO->getRHS(), BO);
+          AddInit(V, BO->getRHS(), BO);
       } else {
-        Bad = true;
+        Bad[V] = true;
       }
     } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-      if (UO->isIncrementDecrementOp() && IsV(UO->getSubExpr()))
-        I.Steps.push_back({nullptr, UO});
-      else if (UO->getOpcode() == UO_AddrOf && IsV(UO->getSubExpr()))
-        Bad = true;
+      const VarDecl *V = Open(UO->getSubExpr());
+      if (V && UO->isIncrementDecrementOp())
+        AddStep(V, nullptr, UO);
+      else if (V && UO->getOpcode() == UO_AddrOf)
+        Bad[V] = true;
     } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
       // A member operator's argument 0 is its object (`in[row][i]` passes i
       // to the parameter of operator[], by value).
       unsigned First = Callee ? firstParameterArgument(Call, Callee) : 0;
       for (unsigned A = 0; A < Call->getNumArgs(); ++A) {
-        if (!IsV(Call->getArg(A)))
+        const VarDecl *V = Open(Call->getArg(A));
+        if (!V)
           continue;
         if (!Callee || A < First || A - First >= Callee->getNumParams()) {
-          Bad = true;
+          Bad[V] = true;
           continue;
         }
         QualType PT = Callee->getParamDecl(A - First)->getType();
         if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
-          Bad = true;
+          Bad[V] = true;
       }
     } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
       for (unsigned O = 0; O < Asm->getNumOutputs(); ++O)
-        if (IsV(Asm->getOutputExpr(O)))
-          Bad = true;
+        if (const VarDecl *V = Open(Asm->getOutputExpr(O)))
+          Bad[V] = true;
     } else if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
       for (const LambdaCapture &C : Lambda->captures())
-        if (C.capturesVariable() && C.getCapturedVar() == V &&
-            C.getCaptureKind() == LCK_ByRef)
-          Bad = true;
+        if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+          if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()); V && Candidate(V))
+            Bad[V] = true;
     }
   });
-  I.Valid = !Bad && I.Init && I.InitPoint;
-  return Inductions[V] = std::move(I);
+  for (auto &[V, I] : Inductions)
+    I.Valid = !Bad.lookup(V) && I.Init && I.InitPoint;
 }
 
 bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, unsigned GroupSize,

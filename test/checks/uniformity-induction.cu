@@ -1,0 +1,128 @@
+// RUN: %check_warp_tidy %s warp-divergent-full-mask -- -arch=sm_80
+//
+// Induction variables. `for (int i = lane; i < roundUp32(n); i += 32)` is
+// warp-uniform only because every write of i is the init or a step that all
+// lanes of the warp take: i - lane is the same in every lane. Each write that
+// the analysis cannot follow (through a reference, a pointer, a lambda that
+// captures by reference, an asm output, a second assignment, a step it does
+// not know) must make it give up on that variable, and on that variable only:
+// a clean loop of the same shape in the same function stays silent.
+
+#define FULL 0xffffffffu
+
+__device__ int roundUp32(int n) { return (n + 31) / 32 * 32; }
+__device__ void bump(int &x) { x += threadIdx.x & 1; }
+__device__ void bumpThrough(int *x) { *x += threadIdx.x & 1; }
+__device__ void readOnly(const int &x) {}
+
+__global__ void silentCleanInductions(float *out, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  for (int i = lane; i < roundUp32(n); i += 32) {
+    readOnly(i); // a const reference reads only
+    acc += __shfl_xor_sync(FULL, acc, 1);
+  }
+  int k = lane;
+  while (k < roundUp32(n)) {
+    acc += __shfl_xor_sync(FULL, acc, 1);
+    k = k + 32;
+  }
+  out[threadIdx.x] = acc;
+}
+
+__global__ void flagWrittenThroughReferenceParameter(float *out, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  for (int i = lane; i < roundUp32(n); i += 32) {
+    acc += __shfl_xor_sync(FULL, acc, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+    bump(i);
+  }
+  // The same shape on another variable of the same function: still silent.
+  for (int j = lane; j < roundUp32(n); j += 32)
+    acc += __shfl_xor_sync(FULL, acc, 1);
+  out[threadIdx.x] = acc;
+}
+
+__global__ void flagWrittenThroughPointer(float *out, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  for (int i = lane; i < roundUp32(n); i += 32) {
+    acc += __shfl_xor_sync(FULL, acc, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+    bumpThrough(&i);
+  }
+  for (int j = lane; j < roundUp32(n); j += 32)
+    acc += __shfl_xor_sync(FULL, acc, 1);
+  out[threadIdx.x] = acc;
+}
+
+__global__ void flagWrittenThroughLocalReference(float *out, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  for (int i = lane; i < roundUp32(n); i += 32) {
+    int &alias = i;
+    acc += __shfl_xor_sync(FULL, acc, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+    alias += threadIdx.x & 1;
+  }
+  for (int j = lane; j < roundUp32(n); j += 32)
+    acc += __shfl_xor_sync(FULL, acc, 1);
+  out[threadIdx.x] = acc;
+}
+
+__global__ void flagWrittenByLambdaCapture(float *out, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  for (int i = lane; i < roundUp32(n); i += 32) {
+    acc += __shfl_xor_sync(FULL, acc, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+    auto skip = [&i] { i += threadIdx.x & 1; };
+    skip();
+  }
+  for (int j = lane; j < roundUp32(n); j += 32)
+    acc += __shfl_xor_sync(FULL, acc, 1);
+  out[threadIdx.x] = acc;
+}
+
+__global__ void flagUnknownStep(float *out, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  for (int i = lane; i < roundUp32(n); i *= 2) {
+    acc += __shfl_xor_sync(FULL, acc, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  }
+  for (int j = lane; j < roundUp32(n); j += 32)
+    acc += __shfl_xor_sync(FULL, acc, 1);
+  out[threadIdx.x] = acc;
+}
+
+__global__ void flagSecondAssignment(float *out, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  int i = lane;
+  if (n > 64)
+    i = threadIdx.x % 7;
+  while (i < roundUp32(n)) {
+    acc += __shfl_xor_sync(FULL, acc, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+    i += 32;
+  }
+  for (int j = lane; j < roundUp32(n); j += 32)
+    acc += __shfl_xor_sync(FULL, acc, 1);
+  out[threadIdx.x] = acc;
+}
+
+// Giving up on one variable must not lose another's steps: j's step differs
+// between lanes, which only its recorded step shows.
+__global__ void flagVaryingStepAfterAnotherVariableGaveUp(float *out, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  int i = lane;
+  bump(i);
+  for (int j = lane; j < roundUp32(n); j += 32 + (threadIdx.x & 1)) {
+    acc += __shfl_xor_sync(FULL, acc, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  }
+  out[i] = acc;
+}
