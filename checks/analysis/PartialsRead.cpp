@@ -230,28 +230,55 @@ const Expr *storeTarget(const Stmt *S) {
   return nullptr;
 }
 
-// Is \p Parm (a pointer parameter) stored through with a subscript anywhere
-// in its function (`p[i] = v`, `++p[i]`, `&p[i]`)? Only then can it hold a
-// warp's partials. Most reads through pointer parameters are of plain
-// inputs (`in[i]`), so this one walk per function and unit comes before
-// the lane recogniser, which each read would otherwise run.
-bool isStoredThroughSubscript(const ParmVarDecl *Parm, ASTContext &Ctx) {
-  using StoredParameters =
-      llvm::DenseMap<const DeclContext *, llvm::SmallPtrSet<const VarDecl *, 4>>;
-  static UnitLocal<StoredParameters> PerUnit;
-  StoredParameters &Stored =
-      PerUnit.get(Ctx, [] { return std::make_unique<StoredParameters>(); });
+// The subscript that a store's target is, reached through exactly the nodes
+// isRead climbs from a subscript (parentheses, `.` members, no-op casts):
+// isRead then meets the store itself, and is false for it.
+const ArraySubscriptExpr *storedSubscript(const Expr *Target) {
+  const Expr *E = Target;
+  while (true) {
+    if (const auto *Paren = dyn_cast<ParenExpr>(E))
+      E = Paren->getSubExpr();
+    else if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow())
+      E = M->getBase();
+    else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
+             Cast && Cast->getCastKind() == CK_NoOp)
+      E = Cast->getSubExpr();
+    else
+      return dyn_cast<ArraySubscriptExpr>(E);
+  }
+}
+
+// What one function stores through its pointer parameters with a
+// subscript (`p[i] = v`, `++p[i]`, `&p[i]`): the parameters, and the
+// subscripts written. Only a parameter stored through can hold a warp's
+// partials; and a subscript that is a store's target is not a read. Most
+// subscripts of pointer parameters are one or the other (`out[i] = in[i]`),
+// so this one walk per function and unit comes before the lane recogniser,
+// which each of them would otherwise run.
+struct ParameterStores {
+  llvm::SmallPtrSet<const VarDecl *, 4> Parameters;
+  llvm::SmallPtrSet<const ArraySubscriptExpr *, 8> Subscripts;
+};
+
+const ParameterStores &parameterStores(const ParmVarDecl *Parm, ASTContext &Ctx) {
+  using PerFunction = llvm::DenseMap<const DeclContext *, ParameterStores>;
+  static UnitLocal<PerFunction> PerUnit;
+  PerFunction &Stores = PerUnit.get(Ctx, [] { return std::make_unique<PerFunction>(); });
   const DeclContext *Owner = Parm->getDeclContext();
-  auto [It, New] = Stored.try_emplace(Owner);
+  auto [It, New] = Stores.try_emplace(Owner);
   if (New)
     if (const auto *FD = dyn_cast<FunctionDecl>(Owner); FD && FD->getBody())
-      forEachStmt(FD->getBody(), [&, &Set = It->second](const Stmt *S) {
-        if (const Expr *Target = storeTarget(S))
-          if (std::optional<SlotAccess> Slot = slotAccess(stripMembers(Target)))
-            if (isa<ParmVarDecl>(Slot->Array))
-              Set.insert(Slot->Array);
+      forEachStmt(FD->getBody(), [&, &Found = It->second](const Stmt *S) {
+        const Expr *Target = storeTarget(S);
+        if (!Target)
+          return;
+        if (std::optional<SlotAccess> Slot = slotAccess(stripMembers(Target)))
+          if (isa<ParmVarDecl>(Slot->Array))
+            Found.Parameters.insert(Slot->Array);
+        if (const ArraySubscriptExpr *Written = storedSubscript(Target))
+          Found.Subscripts.insert(Written);
       });
-  return Stored.find(Owner)->second.contains(Parm);
+  return It->second;
 }
 
 // Does \p Body store to \p Array at the warp index, in dimension \p Dim of
@@ -554,10 +581,14 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   // (asked of the caller below, once the rest of the pattern is there).
   const auto *Parm = dyn_cast<ParmVarDecl>(Array);
   bool ThroughPointer = !Array->hasAttr<CUDASharedAttr>();
-  if (ThroughPointer && (!Parm || !Parm->getType()->isPointerType() ||
-                         Slot->Indices.size() != 1 || !Opts.SharedArgument ||
-                         !isStoredThroughSubscript(Parm, Ctx)))
-    return std::nullopt;
+  if (ThroughPointer) {
+    if (!Parm || !Parm->getType()->isPointerType() || Slot->Indices.size() != 1 ||
+        !Opts.SharedArgument)
+      return std::nullopt;
+    const ParameterStores &Stores = parameterStores(Parm, Ctx);
+    if (!Stores.Parameters.contains(Parm) || Stores.Subscripts.contains(Read))
+      return std::nullopt;
+  }
   // The dimension indexed by the lane (the last one that is).
   std::optional<size_t> Dim;
   LaneIdKind LaneKind = LaneIdKind::None;
