@@ -216,6 +216,8 @@ bool sharesLoop(const Stmt *A, const Stmt *B, ASTContext &Ctx) {
   return false;
 }
 
+} // namespace
+
 // What \p S stores into, when it is a store: an assignment's left side,
 // the operand of `++`/`--` or of `&` (`atomicAdd(&s[warp], v)`), or the
 // object of a struct's assignment operator (`s[warp] = md`).
@@ -247,6 +249,8 @@ const ArraySubscriptExpr *storedSubscript(const Expr *Target) {
       return dyn_cast<ArraySubscriptExpr>(E);
   }
 }
+
+namespace {
 
 // What one function stores through its pointer parameters with a
 // subscript (`p[i] = v`, `++p[i]`, `&p[i]`): the parameters, and the
@@ -461,6 +465,8 @@ const VarDecl *simpleLoadTarget(const ArraySubscriptExpr *Read, ASTContext &Ctx)
   return Target;
 }
 
+} // namespace
+
 // The element's value is loaded: `v = s[lane]`, `s[lane].m` of a struct
 // element, or a struct element copied (`MD v = s[lane]`, `v = s[lane]`).
 bool isRead(const ArraySubscriptExpr *ASE, ASTContext &Ctx) {
@@ -485,6 +491,8 @@ bool isRead(const ArraySubscriptExpr *ASE, ASTContext &Ctx) {
     return Op->isAssignmentOp() && Op->getNumArgs() == 2 && Op->getArg(1) == Cur;
   return false;
 }
+
+namespace {
 
 // --- Block sizes the code fixes itself --------------------------------------
 

@@ -114,6 +114,20 @@ std::optional<PartialsFinding> analyzePartialsRead(const clang::ArraySubscriptEx
                                                    clang::ASTContext &Ctx,
                                                    const PartialsOptions &Opts = {});
 
+// The store/read split the analysis rests on (public for its unit test).
+
+/// What \p S stores into, when it is a store: an assignment's left side,
+/// the operand of `++`/`--` or of `&`, or the object of an assignment
+/// operator; else null.
+const clang::Expr *storeTarget(const clang::Stmt *S);
+/// The subscript a store's target \p Target is, through parentheses, `.`
+/// members and no-op casts; else null. isRead is false for it, so the
+/// analysis skips it without asking.
+const clang::ArraySubscriptExpr *storedSubscript(const clang::Expr *Target);
+/// The element's value is loaded: `v = s[lane]`, `s[lane].m`, a struct
+/// element copied.
+bool isRead(const clang::ArraySubscriptExpr *ASE, clang::ASTContext &Ctx);
+
 } // namespace warp_tidy
 
 #endif
