@@ -216,6 +216,20 @@ bool sharesLoop(const Stmt *A, const Stmt *B, ASTContext &Ctx) {
   return false;
 }
 
+// The child through which \p S still names the same element (parentheses,
+// a `.` member, a no-op cast), else null. isRead climbs through these
+// towards what uses the element; storedSubscript descends through them, so
+// the two meet the same nodes.
+const Expr *sameElementChild(const Stmt *S) {
+  if (const auto *Paren = dyn_cast<ParenExpr>(S))
+    return Paren->getSubExpr();
+  if (const auto *M = dyn_cast<MemberExpr>(S); M && !M->isArrow())
+    return M->getBase();
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S); Cast && Cast->getCastKind() == CK_NoOp)
+    return Cast->getSubExpr();
+  return nullptr;
+}
+
 } // namespace
 
 // What \p S stores into, when it is a store: an assignment's left side,
@@ -232,22 +246,14 @@ const Expr *storeTarget(const Stmt *S) {
   return nullptr;
 }
 
-// The subscript that a store's target is, reached through exactly the nodes
-// isRead climbs from a subscript (parentheses, `.` members, no-op casts):
-// isRead then meets the store itself, and is false for it.
+// The subscript that a store's target is, reached through the nodes isRead
+// climbs (sameElementChild): isRead then meets the store itself, and is
+// false for it.
 const ArraySubscriptExpr *storedSubscript(const Expr *Target) {
   const Expr *E = Target;
-  while (true) {
-    if (const auto *Paren = dyn_cast<ParenExpr>(E))
-      E = Paren->getSubExpr();
-    else if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow())
-      E = M->getBase();
-    else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E);
-             Cast && Cast->getCastKind() == CK_NoOp)
-      E = Cast->getSubExpr();
-    else
-      return dyn_cast<ArraySubscriptExpr>(E);
-  }
+  while (const Expr *Child = sameElementChild(E))
+    E = Child;
+  return dyn_cast<ArraySubscriptExpr>(E);
 }
 
 namespace {
@@ -472,10 +478,7 @@ const VarDecl *simpleLoadTarget(const ArraySubscriptExpr *Read, ASTContext &Ctx)
 bool isRead(const ArraySubscriptExpr *ASE, ASTContext &Ctx) {
   const Stmt *Cur = ASE;
   const Stmt *P = parentStmt(ASE, Ctx);
-  while (P && (isa<ParenExpr>(P) ||
-               (isa<MemberExpr>(P) && !cast<MemberExpr>(P)->isArrow()) ||
-               (isa<ImplicitCastExpr>(P) &&
-                cast<ImplicitCastExpr>(P)->getCastKind() == CK_NoOp))) {
+  while (P && sameElementChild(P)) {
     Cur = P;
     P = parentStmt(P, Ctx);
   }
