@@ -17,10 +17,9 @@ namespace warp_tidy {
 
 void InvalidShflWidthCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName(
-                   "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-                   "__shfl_xor_sync", "__shfl", "__shfl_up", "__shfl_down",
-                   "__shfl_xor"))),
+      callExpr(calleeNamedAnyOf({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                                 "__shfl_xor_sync", "__shfl", "__shfl_up", "__shfl_down",
+                                 "__shfl_xor"}),
                unless(isExpansionInSystemHeader()),
                unless(isInDiscardedConstexprBranch()))
           .bind("call"),

@@ -25,7 +25,7 @@ static std::vector<StringRef> legacyNames() {
 void LegacyIntrinsicCheck::registerMatchers(MatchFinder *Finder) {
   // The enclosing callable is optional: a call in a default argument or a
   // global initialiser is still reported, just never rewritten.
-  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(legacyNames()))),
+  Finder->addMatcher(callExpr(calleeNamedAnyOf(legacyNames()),
                               unless(isExpansionInSystemHeader()),
                               unless(isInDiscardedConstexprBranch()),
                               optionally(forEnclosingCallable(functionDecl().bind("fn"))))

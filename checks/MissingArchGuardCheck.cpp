@@ -58,7 +58,7 @@ static std::vector<StringRef> archLimitedNames() {
 
 void MissingArchGuardCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(archLimitedNames()))),
+  Finder->addMatcher(callExpr(calleeNamedAnyOf(archLimitedNames()),
                               unless(isExpansionInSystemHeader()),
                               unless(isInDiscardedConstexprBranch()))
                          .bind("call"),

@@ -15,9 +15,8 @@ namespace warp_tidy {
 
 void NonIntegerReduceCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName(
-                   "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-                   "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"))),
+      callExpr(calleeNamedAnyOf({"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+                                 "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}),
                unless(isExpansionInSystemHeader()),
                unless(isInDiscardedConstexprBranch()))
           .bind("call"),

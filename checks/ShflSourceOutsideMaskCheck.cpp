@@ -22,8 +22,8 @@ void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
   // check() asks, once a candidate passed its cheap filters, so a unit with
   // no warp code never builds it.
   Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName("__shfl_sync", "__shfl_up_sync",
-                                              "__shfl_down_sync", "__shfl_xor_sync"))),
+      callExpr(calleeNamedAnyOf({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                                 "__shfl_xor_sync"}),
                unless(isExpansionInSystemHeader()),
                unless(isInDiscardedConstexprBranch()))
           .bind("call"),
@@ -34,7 +34,7 @@ void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
                          .bind("asm"),
                      this);
   // Helpers that shuffle with a mask parameter (`warpReduceSum(mask, v)`).
-  Finder->addMatcher(callExpr(callee(functionDecl(hasBody(stmt()))),
+  Finder->addMatcher(callExpr(calleeIsDefinitionWithBody(),
                               unless(isExpansionInSystemHeader()),
                               unless(isInDiscardedConstexprBranch()))
                          .bind("helperCall"),

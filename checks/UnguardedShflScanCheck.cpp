@@ -21,9 +21,9 @@ void UnguardedShflScanCheck::registerMatchers(MatchFinder *Finder) {
   // Free shuffles, their legacy forms and cooperative-groups tile members;
   // recogniseCollective (inside the analysis) makes the final decision.
   Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName("__shfl_up_sync", "__shfl_sync",
-                                              "__shfl_down_sync", "__shfl_up", "__shfl",
-                                              "__shfl_down", "shfl_up", "shfl", "shfl_down"))),
+      callExpr(calleeNamedAnyOf({"__shfl_up_sync", "__shfl_sync", "__shfl_down_sync",
+                                 "__shfl_up", "__shfl", "__shfl_down", "shfl_up", "shfl",
+                                 "shfl_down"}),
                unless(isExpansionInSystemHeader()),
                unless(isInDiscardedConstexprBranch()))
           .bind("call"),

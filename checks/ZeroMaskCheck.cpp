@@ -15,7 +15,7 @@ namespace warp_tidy {
 
 void ZeroMaskCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName(namesOfMaskedIntrinsics()))),
+      callExpr(calleeNamedAnyOf(namesOfMaskedIntrinsics()),
                unless(isExpansionInSystemHeader()),
                unless(isInDiscardedConstexprBranch()))
           .bind("call"),

@@ -11,8 +11,53 @@
 #include "AstQueries.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "llvm/ADT/StringSet.h"
+#include <initializer_list>
+#include <memory>
+#include <vector>
 
 namespace warp_tidy {
+
+/// The unqualified names a call matcher accepts (no `::` in any of them).
+class CalleeNames {
+public:
+  CalleeNames(llvm::ArrayRef<llvm::StringRef> Names);
+  CalleeNames(const std::vector<llvm::StringRef> &Names)
+      : CalleeNames(llvm::ArrayRef<llvm::StringRef>(Names)) {}
+  CalleeNames(std::initializer_list<llvm::StringRef> Names)
+      : CalleeNames(llvm::ArrayRef<llvm::StringRef>(Names)) {}
+
+  bool contains(llvm::StringRef Name) const { return Names->contains(Name); }
+
+private:
+  std::shared_ptr<const llvm::StringSet<>> Names;
+};
+
+/// The function a call names, as clang's `callee(functionDecl(...))` sees it
+/// (the callee declaration, skipped as that matcher skips it when the
+/// traversal ignores implicit nodes); null when it is not a function.
+const clang::FunctionDecl *
+matchedCalleeFunction(const clang::CallExpr &Call,
+                      clang::ast_matchers::internal::ASTMatchFinder &Finder);
+
+/// Matches what `callee(functionDecl(hasAnyName(Names)))` matches for names
+/// without a scope: a call whose callee declaration is a function with one of
+/// \p Names as its identifier. Every check's call matcher runs on every call
+/// of the unit; clang's composition builds a fresh `callExpr(hasDeclaration(
+/// ...))` matcher for each call it tests, which made the matchers a larger
+/// share of a unit's cost than the checks.
+AST_MATCHER_P(clang::CallExpr, calleeNamedAnyOf, CalleeNames, Names) {
+  const clang::FunctionDecl *Function = matchedCalleeFunction(Node, *Finder);
+  return Function && Function->getIdentifier() && Names.contains(Function->getName());
+}
+
+/// Matches what `callee(functionDecl(hasBody(stmt())))` matches: a call whose
+/// callee declaration is a function definition, this declaration having the
+/// body (a call through an earlier declaration does not match).
+AST_MATCHER(clang::CallExpr, calleeIsDefinitionWithBody) {
+  const clang::FunctionDecl *Function = matchedCalleeFunction(Node, *Finder);
+  return Function && Function->doesThisDeclarationHaveABody() && Function->getBody();
+}
 
 /// Matches statements in a discarded `if constexpr` branch: code the
 /// compiler never instantiates or compiles, so nothing in it is reported.
