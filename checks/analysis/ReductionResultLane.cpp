@@ -206,8 +206,8 @@ private:
                                                                     unsigned Depth);
   bool onlyLaneZero(const Expr *Use);
   const Expr *valueOf(const Expr *Ref);
-  bool isBroadcastFromLaneZero(const Expr *Use);
-  bool isWrite(const DeclRefExpr *Ref);
+  bool isBroadcastFromLaneZero(const Expr *Value);
+  bool isWrite(const DeclRefExpr *Ref, const Expr *Value);
   bool before(SourceLocation A, SourceLocation B) const {
     return SM.isBeforeInTranslationUnit(A, B);
   }
@@ -385,9 +385,9 @@ const Expr *Analyzer::valueOf(const Expr *Ref) {
 }
 
 // `__shfl_sync(mask, v, 0)` / `tile.shfl(v, 0)`: every lane gets lane 0's
-// value, the total.
-bool Analyzer::isBroadcastFromLaneZero(const Expr *Use) {
-  const Stmt *Cur = valueOf(Use);
+// value, the total. \p Value is valueOf() the use.
+bool Analyzer::isBroadcastFromLaneZero(const Expr *Value) {
+  const Stmt *Cur = Value;
   const Stmt *P = parentStmt(Cur, Ctx);
   const auto *Call = dyn_cast_or_null<CallExpr>(P);
   if (!Call)
@@ -404,10 +404,11 @@ bool Analyzer::isBroadcastFromLaneZero(const Expr *Use) {
   return Lane && *Lane == 0 && shuffleSegmentWidth(Call, Ctx) == 32;
 }
 
-bool Analyzer::isWrite(const DeclRefExpr *Ref) {
+// \p Value is valueOf(\p Ref).
+bool Analyzer::isWrite(const DeclRefExpr *Ref, const Expr *Value) {
   // `v = ...` or, for an array, `val[k] = ...`.
   const Expr *Target = Ref;
-  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(valueOf(Ref)->IgnoreParenImpCasts()))
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Value->IgnoreParenImpCasts()))
     Target = Sub;
   const Stmt *P = parentStmt(Target, Ctx);
   while (P && isa<ParenExpr>(P))
@@ -436,11 +437,16 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
       if (!Var)
         return;
       auto It = Events.find(Var);
-      if (It == Events.end() || isWrite(Ref))
+      if (It == Events.end())
+        return;
+      // Every question below is about the expression that stands for the
+      // value: its parents are asked once.
+      const Expr *Value = valueOf(Ref);
+      if (isWrite(Ref, Value))
         return;
       // An element with a constant index is only what was written to it
       // (or to every element, through a variable index).
-      std::optional<int64_t> Element = constantElement(valueOf(Ref), Ctx);
+      std::optional<int64_t> Element = constantElement(Value, Ctx);
       const Event *Last = nullptr;
       for (const Event &E : It->second) {
         if (contains(E.At, Ref) && E.Shuffle)
@@ -452,12 +458,12 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
       }
       if (!Last || !Last->Shuffle || Reported.count(Last->At))
         return;
-      const Stmt *P = parentStmt(valueOf(Ref), Ctx);
+      const Stmt *P = parentStmt(Value, Ctx);
       while (P && isa<ImplicitCastExpr, ParenExpr>(P))
         P = parentStmt(P, Ctx);
       if (isa_and_nonnull<ReturnStmt>(P))
         return; // judged where the caller uses it
-      if (isBroadcastFromLaneZero(Ref) || onlyLaneZero(Ref))
+      if (isBroadcastFromLaneZero(Value) || onlyLaneZero(Ref))
         return;
       Reported[Last->At] = true;
       Result.push_back({Ref, Var, Last->Shuffle, Last->HelperCall});
@@ -485,7 +491,7 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
           referencedVar(BO->getLHS())->hasLocalStorage())
         return;
     const CallExpr *Shuffle = returnedLaneZeroTotal(Callee, 0);
-    if (!Shuffle || isBroadcastFromLaneZero(Call) || onlyLaneZero(Call))
+    if (!Shuffle || isBroadcastFromLaneZero(valueOf(Call)) || onlyLaneZero(Call))
       return;
     Result.push_back({Call, nullptr, Shuffle, Call});
   });
