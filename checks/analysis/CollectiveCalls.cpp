@@ -40,6 +40,11 @@ const WarpIntrinsic *classifyCallee(const FunctionDecl *Callee) {
   if (!Callee || !Callee->getIdentifier())
     return nullptr;
   llvm::StringRef Name = Callee->getName();
+  // Every answer below is an entry of this name; most callees (the
+  // built-in index getters, the project's helpers) have none, and the scope
+  // tests are string searches.
+  if (!isWarpIntrinsicName(Name))
+    return nullptr;
 
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee)) {
     const CXXRecordDecl *Record = Method->getParent();

@@ -10,6 +10,7 @@
 
 #include "WarpIntrinsics.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace warp_tidy {
 namespace {
@@ -82,6 +83,16 @@ const WarpIntrinsic Table[] = {
 } // namespace
 
 llvm::ArrayRef<WarpIntrinsic> allWarpIntrinsics() { return Table; }
+
+bool isWarpIntrinsicName(llvm::StringRef Name) {
+  static const llvm::StringSet<> Names = [] {
+    llvm::StringSet<> Out;
+    for (const WarpIntrinsic &I : Table)
+      Out.insert(I.Name);
+    return Out;
+  }();
+  return Names.contains(Name);
+}
 
 const WarpIntrinsic *lookupWarpIntrinsic(llvm::StringRef Name) {
   // Free CUDA intrinsics all start with "__"; anything else cannot match and

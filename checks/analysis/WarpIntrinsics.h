@@ -61,6 +61,10 @@ struct WarpIntrinsic {
 /// Every entry, in a stable order.
 llvm::ArrayRef<WarpIntrinsic> allWarpIntrinsics();
 
+/// Whether any entry, free or scoped, has \p Name: a call of any other name
+/// is no collective, whatever its callee's scope.
+bool isWarpIntrinsicName(llvm::StringRef Name);
+
 /// Looks up a free function (CUDA intrinsic) by unqualified name.
 const WarpIntrinsic *lookupWarpIntrinsic(llvm::StringRef Name);
 
