@@ -1,6 +1,7 @@
 //===--- ActivemaskSyncMaskCheck.cpp - warp-activemask-sync-mask ----------===//
 
 #include "ActivemaskSyncMaskCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/Uniformity.h"
@@ -17,7 +18,7 @@ namespace warp_tidy {
 // (Matching the calls with forFunction() would build the parent map of the
 // whole translation unit, headers included.)
 void ActivemaskSyncMaskCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition())
                          .bind("fn"),
                      this);
 }

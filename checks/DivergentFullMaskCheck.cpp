@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DivergentFullMaskCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/AstQueries.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
@@ -47,7 +48,7 @@ void DivergentFullMaskCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opt
 void DivergentFullMaskCheck::registerMatchers(MatchFinder *Finder) {
   // One match per function definition (template instantiations included):
   // the analysis judges all collectives of a function at once.
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition())
                          .bind("fn"),
                      this);
 }

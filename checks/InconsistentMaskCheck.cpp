@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "InconsistentMaskCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/LaneMasks.h"
 #include "clang/AST/ASTContext.h"
@@ -20,7 +21,7 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 void InconsistentMaskCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition())
                          .bind("fn"),
                      this);
 }

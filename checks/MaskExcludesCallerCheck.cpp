@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaskExcludesCallerCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/LaneMasks.h"
 #include "analysis/RunTimeMasks.h"
@@ -26,7 +27,7 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 void MaskExcludesCallerCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition())
                          .bind("fn"),
                      this);
 }

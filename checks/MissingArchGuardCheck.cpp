@@ -63,7 +63,7 @@ void MissingArchGuardCheck::registerMatchers(MatchFinder *Finder) {
                               unless(isInDiscardedConstexprBranch()))
                          .bind("call"),
                      this);
-  Finder->addMatcher(functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition())
                          .bind("function"),
                      this);
   Finder->addMatcher(asmStmt(unless(isExpansionInSystemHeader()),

@@ -1,6 +1,7 @@
 //===--- ReductionResultLaneCheck.cpp - warp-reduction-result-lane --------===//
 
 #include "ReductionResultLaneCheck.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/ReductionResultLane.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -16,8 +17,7 @@ void ReductionResultLaneCheck::onStartOfTranslationUnit() {
 }
 
 void ReductionResultLaneCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(), hasBody(stmt()),
-                                  unless(isExpansionInSystemHeader()))
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition(), hasBody(stmt()))
                          .bind("function"),
                      this);
 }

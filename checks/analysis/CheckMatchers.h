@@ -59,6 +59,19 @@ AST_MATCHER(clang::CallExpr, calleeIsDefinitionWithBody) {
   return Function && Function->doesThisDeclarationHaveABody() && Function->getBody();
 }
 
+/// Matches what `functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))`
+/// matches, in one step: this declaration is the function's definition, and
+/// it does not begin (where its first token expands) in a system header. The
+/// checks that analyse whole functions all register it, and it runs on every
+/// function of the unit, every instantiation included.
+AST_MATCHER(clang::FunctionDecl, isProjectFunctionDefinition) {
+  if (!Node.isThisDeclarationADefinition())
+    return false;
+  const clang::SourceManager &SM = Finder->getASTContext().getSourceManager();
+  clang::SourceLocation Expansion = SM.getExpansionLoc(Node.getBeginLoc());
+  return Expansion.isInvalid() || !SM.isInSystemHeader(Expansion);
+}
+
 /// Matches statements in a discarded `if constexpr` branch: code the
 /// compiler never instantiates or compiles, so nothing in it is reported.
 AST_MATCHER(clang::Stmt, isInDiscardedConstexprBranch) {

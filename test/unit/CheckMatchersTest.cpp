@@ -19,8 +19,13 @@ namespace {
 const std::string Unit = test::cudaStandIns(
     "__device__ unsigned __shfl_sync(unsigned, unsigned, int);\n"
     "__device__ unsigned __shfl_down_sync(unsigned, unsigned, unsigned);\n"
-    "namespace cooperative_groups { struct tile { __device__ unsigned shfl(unsigned, int) const; }; }\n",
+    "namespace cooperative_groups { struct tile { __device__ unsigned shfl(unsigned, int) const; }; }\n"
+    "__device__ inline unsigned systemHelper(unsigned v) { return v; }\n"
+    "template <typename T> __device__ T systemTemplate(T v) { return v; }\n"
+    "#define DEFINE_PROJECT_HELPER(name) __device__ unsigned name(unsigned v) { return v; }\n",
     R"cuda(
+DEFINE_PROJECT_HELPER(fromSystemMacro)
+struct Defaulted { Defaulted() = default; __device__ Defaulted(int) {} };
 __device__ unsigned helper(unsigned v);            // declared first ...
 __device__ unsigned viaEarlier(unsigned v) { return helper(v); }
 __device__ unsigned helper(unsigned v) { return v + 1; }   // ... defined later
@@ -39,7 +44,8 @@ __global__ void k(unsigned v, cooperative_groups::tile t) {
   unsigned r = fp(v) + s(v) + s.shfl(v, 1) + t.shfl(v, 0) + mine::__shfl_sync(0, v, 1);
   r += twice(v) + twice(int(v)) + dependent(v) + viaEarlier(v) + after(v);
   auto lambda = [&](unsigned x) { return __shfl_sync(0xffffffff, x, 2); };
-  r += lambda(r);
+  r += lambda(r) + systemHelper(r) + systemTemplate(r) + fromSystemMacro(r);
+  Defaulted d, e(1);
   __shfl_sync(0xffffffff, r, 3);
 }
 )cuda");
@@ -90,6 +96,30 @@ TEST(CheckMatchers, CalleeDefinitionMatchesWhatHasBodyMatches) {
   EXPECT_EQ(A.Disagreements, 0u);
   EXPECT_GT(A.Matched, 5u);
   EXPECT_LT(A.Matched, A.Calls);
+}
+
+// The function matcher of the checks that analyse whole functions, on
+// every declaration of the unit: definitions in the stand-in system header
+// (a function, a template and its instantiation) and in the project (one
+// from a system header's macro, a defaulted constructor, templates).
+TEST(CheckMatchers, ProjectFunctionDefinitionsAreWhatClangsCompositionMatches) {
+  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(Unit, {"-std=c++17"});
+  ASSERT_TRUE(AST);
+  ASTContext &Ctx = AST->getASTContext();
+  unsigned Functions = 0, Matched = 0;
+  for (const BoundNodes &B : match(functionDecl().bind("fn"), Ctx)) {
+    const auto *FD = B.getNodeAs<FunctionDecl>("fn");
+    bool Mine = !match(functionDecl(isProjectFunctionDefinition()), *FD, Ctx).empty();
+    bool Theirs =
+        !match(functionDecl(isDefinition(), unless(isExpansionInSystemHeader())), *FD, Ctx)
+             .empty();
+    ++Functions;
+    Matched += Mine;
+    EXPECT_EQ(Mine, Theirs) << "function at "
+                            << FD->getLocation().printToString(Ctx.getSourceManager());
+  }
+  EXPECT_GT(Matched, 10u);
+  EXPECT_LT(Matched + 5, Functions);
 }
 
 } // namespace
