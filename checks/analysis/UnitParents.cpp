@@ -1,6 +1,7 @@
 //===--- UnitParents.cpp - Parents of statements without clang's parent map ===//
 
 #include "UnitParents.h"
+#include "NodeKeys.h"
 #include "UnitLocal.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -19,7 +20,7 @@ struct Parents {
   Node First, Last;
 };
 
-using ParentTable = llvm::DenseMap<const void *, Parents>;
+using ParentTable = llvm::DenseMap<const void *, Parents, NodeKeyInfo<const void *>>;
 
 std::atomic<unsigned> Fallbacks{0};
 
