@@ -15,6 +15,18 @@ using namespace clang::ast_matchers;
 
 namespace warp_tidy {
 
+namespace {
+/// A call whose direct callee contains a warp collective, itself or through
+/// its callees: the only helper calls check() looks into. Asked before the
+/// location tests (where the call's first token expands, whether it lies
+/// in a discarded branch), which most calls of a unit then never pay.
+AST_MATCHER_P(CallExpr, calleeContainsCollective, UniformityOptions, Options) {
+  const FunctionDecl *Callee = Node.getDirectCallee();
+  return Callee &&
+         WarpAnalysisCache::get(Finder->getASTContext(), Options).containsCollective(Callee);
+}
+} // namespace
+
 void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
   // No matcher asks for the enclosing function: the helper-call matcher
   // matches nearly every call of a unit, and the first such question builds
@@ -34,7 +46,7 @@ void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
                          .bind("asm"),
                      this);
   // Helpers that shuffle with a mask parameter (`warpReduceSum(mask, v)`).
-  Finder->addMatcher(callExpr(calleeIsDefinitionWithBody(),
+  Finder->addMatcher(callExpr(calleeIsDefinitionWithBody(), calleeContainsCollective(Uniformity),
                               unless(isExpansionInSystemHeader()),
                               unless(isInDiscardedConstexprBranch()))
                          .bind("helperCall"),
@@ -104,12 +116,9 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
   if (Reported.contains(Loc))
     return;
   WarpAnalysisCache &Cache = analysisCache(Ctx);
-  // Most calls are not helpers with a mask parameter: only functions that
-  // contain a collective are looked into. Most asm statements hold no
-  // shuffle.
-  if (HelperCall && (!HelperCall->getDirectCallee() ||
-                     !Cache.containsCollective(HelperCall->getDirectCallee())))
-    return;
+  // Most calls are not helpers with a mask parameter: the helper-call
+  // matcher keeps only calls of functions that contain a collective
+  // (calleeContainsCollective). Most asm statements hold no shuffle.
   if (isa<GCCAsmStmt>(Call) && warpCollectivesAt(Call).empty())
     return;
   const FunctionDecl *Fn = enclosingCallable(Call, Ctx);
