@@ -51,51 +51,55 @@ __global__ void k(unsigned v, cooperative_groups::tile t) {
 )cuda");
 
 struct Agreement {
-  unsigned Calls = 0, Matched = 0, Disagreements = 0;
+  unsigned Nodes = 0, Matched = 0, Disagreements = 0;
 };
 
-template <typename Ours, typename Clangs>
-Agreement compare(ASTContext &Ctx, const Ours &OurMatcher, const Clangs &ClangMatcher) {
+// Runs both matchers on every node of the unit that \p All matches (nodes
+// of type Node).
+template <typename Node, typename AllMatcher, typename Ours, typename Clangs>
+Agreement compare(const AllMatcher &All, const Ours &OurMatcher, const Clangs &ClangMatcher) {
   Agreement A;
-  for (const BoundNodes &B : match(callExpr().bind("call"), Ctx)) {
-    const auto *Call = B.getNodeAs<CallExpr>("call");
-    bool Mine = !match(OurMatcher, *Call, Ctx).empty();
-    bool Theirs = !match(ClangMatcher, *Call, Ctx).empty();
-    ++A.Calls;
+  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(Unit, {"-std=c++17"});
+  if (!AST) {
+    ADD_FAILURE() << "the unit does not parse";
+    return A;
+  }
+  ASTContext &Ctx = AST->getASTContext();
+  for (const BoundNodes &B : match(All.bind("node"), Ctx)) {
+    const auto *N = B.getNodeAs<Node>("node");
+    bool Mine = !match(OurMatcher, *N, Ctx).empty();
+    bool Theirs = !match(ClangMatcher, *N, Ctx).empty();
+    ++A.Nodes;
     A.Matched += Mine;
     if (Mine != Theirs) {
       ++A.Disagreements;
-      ADD_FAILURE() << "ours " << Mine << ", clang's " << Theirs << " for the call at "
-                    << Call->getBeginLoc().printToString(Ctx.getSourceManager());
+      ADD_FAILURE() << "ours " << Mine << ", clang's " << Theirs << " for the node at "
+                    << N->getBeginLoc().printToString(Ctx.getSourceManager());
     }
   }
   return A;
 }
 
 TEST(CheckMatchers, CalleeNamesMatchWhatHasAnyNameMatches) {
-  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(Unit, {"-std=c++17"});
-  ASSERT_TRUE(AST);
-  Agreement A = compare(
-      AST->getASTContext(),
+  Agreement A = compare<CallExpr>(
+      callExpr(),
       callExpr(calleeNamedAnyOf({"__shfl_sync", "__shfl_down_sync", "shfl", "helper"})),
       callExpr(callee(functionDecl(hasAnyName("__shfl_sync", "__shfl_down_sync", "shfl",
                                               "helper")))));
   EXPECT_EQ(A.Disagreements, 0u);
-  EXPECT_GT(A.Calls, 20u);
+  EXPECT_GT(A.Nodes, 20u);
   // Matched: the shuffles (free, in the templates' instantiations, the
   // lambda's, the namespace's), both `shfl` members, `helper` by name.
   EXPECT_GT(A.Matched, 10u);
-  EXPECT_LT(A.Matched, A.Calls);
+  EXPECT_LT(A.Matched, A.Nodes);
 }
 
 TEST(CheckMatchers, CalleeDefinitionMatchesWhatHasBodyMatches) {
-  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(Unit, {"-std=c++17"});
-  ASSERT_TRUE(AST);
-  Agreement A = compare(AST->getASTContext(), callExpr(calleeIsDefinitionWithBody()),
-                        callExpr(callee(functionDecl(hasBody(stmt())))));
+  Agreement A = compare<CallExpr>(callExpr(), callExpr(calleeIsDefinitionWithBody()),
+                                  callExpr(callee(functionDecl(hasBody(stmt())))));
   EXPECT_EQ(A.Disagreements, 0u);
   EXPECT_GT(A.Matched, 5u);
-  EXPECT_LT(A.Matched, A.Calls);
+  EXPECT_LT(A.Matched, A.Nodes);
 }
 
 // The function matcher of the checks that analyse whole functions, on
@@ -103,23 +107,12 @@ TEST(CheckMatchers, CalleeDefinitionMatchesWhatHasBodyMatches) {
 // (a function, a template and its instantiation) and in the project (one
 // from a system header's macro, a defaulted constructor, templates).
 TEST(CheckMatchers, ProjectFunctionDefinitionsAreWhatClangsCompositionMatches) {
-  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(Unit, {"-std=c++17"});
-  ASSERT_TRUE(AST);
-  ASTContext &Ctx = AST->getASTContext();
-  unsigned Functions = 0, Matched = 0;
-  for (const BoundNodes &B : match(functionDecl().bind("fn"), Ctx)) {
-    const auto *FD = B.getNodeAs<FunctionDecl>("fn");
-    bool Mine = !match(functionDecl(isProjectFunctionDefinition()), *FD, Ctx).empty();
-    bool Theirs =
-        !match(functionDecl(isDefinition(), unless(isExpansionInSystemHeader())), *FD, Ctx)
-             .empty();
-    ++Functions;
-    Matched += Mine;
-    EXPECT_EQ(Mine, Theirs) << "function at "
-                            << FD->getLocation().printToString(Ctx.getSourceManager());
-  }
-  EXPECT_GT(Matched, 10u);
-  EXPECT_LT(Matched + 5, Functions);
+  Agreement A = compare<FunctionDecl>(
+      functionDecl(), functionDecl(isProjectFunctionDefinition()),
+      functionDecl(isDefinition(), unless(isExpansionInSystemHeader())));
+  EXPECT_EQ(A.Disagreements, 0u);
+  EXPECT_GT(A.Matched, 10u);
+  EXPECT_LT(A.Matched + 5, A.Nodes);
 }
 
 } // namespace
