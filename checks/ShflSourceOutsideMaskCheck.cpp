@@ -28,11 +28,10 @@ AST_MATCHER_P(CallExpr, calleeContainsCollective, UniformityOptions, Options) {
 } // namespace
 
 void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
-  // No matcher asks for the enclosing function: the helper-call matcher
-  // matches nearly every call of a unit, and the first such question builds
-  // the unit's parent index (UnitParents.h), a walk of every instantiation.
-  // check() asks, once a candidate passed its cheap filters, so a unit with
-  // no warp code never builds it.
+  // No matcher asks for the enclosing function: the first such question
+  // builds the unit's parent index (UnitParents.h), a walk of every
+  // instantiation. check() asks, once a candidate passed its filters, so a
+  // unit with no warp code never builds it.
   Finder->addMatcher(
       callExpr(calleeNamedAnyOf({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
                                  "__shfl_xor_sync"}),
