@@ -1,8 +1,8 @@
 //===--- ActivemaskSyncMaskCheck.cpp - warp-activemask-sync-mask ----------===//
 
 #include "ActivemaskSyncMaskCheck.h"
-#include "analysis/CheckMatchers.h"
 #include "analysis/AstQueries.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/Uniformity.h"
 #include "analysis/WarpCollective.h"

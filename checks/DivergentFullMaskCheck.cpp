@@ -13,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "DivergentFullMaskCheck.h"
-#include "analysis/CheckMatchers.h"
 #include "analysis/AstQueries.h"
+#include "analysis/CheckMatchers.h"
 #include "analysis/CollectiveCalls.h"
 #include "analysis/TargetArchs.h"
 #include "analysis/WarpCollective.h"
