@@ -119,27 +119,100 @@ llvm::StringRef calleeName(const CallExpr *Call) {
   return "";
 }
 
+/// A call that is warp code by itself: a collective, or a warp intrinsic's
+/// name (also unresolved, in templates).
+bool callIsWarpCode(const CallExpr *Call, llvm::StringRef Name) {
+  return recogniseCollective(Call) || namesWarpIntrinsic(Name);
+}
+
+/// Inline asm that matters to the checks (asmTemplateMattersToChecks); asm
+/// that is not GCC-style is taken to matter.
+bool asmIsWarpCode(const AsmStmt *Asm) {
+  const auto *Gcc = dyn_cast<GCCAsmStmt>(Asm);
+  return !Gcc || asmTemplateMattersToChecks(Gcc->getAsmString());
+}
+
 /// Names of user functions that may reach a warp collective: those calling
 /// one (or holding inline asm that matters to the checks) and, transitively,
 /// their callers. By name, which over-approximates (overloads, methods of
 /// other classes): towards running the extra pass.
+///
+/// One walk of the unit's own code. A call or asm counts for every named
+/// function whose body it lies in (a local class's method inside a kernel
+/// counts for both), which is what scanning each body on its own gave, at
+/// half the cost on units made mostly of function bodies.
 class WarpReach : public RecursiveASTVisitor<WarpReach> {
 public:
   explicit WarpReach(const SourceManager &SM) : SM(SM) {}
 
+  /// Runs the walk; then the bodies the walk did not enter (a defaulted
+  /// function's generated body) are scanned on their own.
+  void walk(TranslationUnitDecl *TU) {
+    TraverseDecl(TU);
+    for (const auto &[Body, Entries] : Pending) {
+      BodyScan Scan;
+      Scan.TraverseStmt(const_cast<Stmt *>(Body));
+      for (Entry *E : Entries) {
+        E->Direct |= Scan.Direct;
+        E->Callees.insert(Scan.Callees.begin(), Scan.Callees.end());
+      }
+    }
+  }
+
   bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation()))
-      return true;
+    // Outside any body, system headers are not the unit's code. Inside one
+    // (a header included in a function), what they hold still runs as part
+    // of that body, but declares no function of the unit.
+    if (D && !isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation())) {
+      if (Open.empty())
+        return true;
+      ++SystemNesting;
+      bool Result = RecursiveASTVisitor::TraverseDecl(D);
+      --SystemNesting;
+      return Result;
+    }
     return RecursiveASTVisitor::TraverseDecl(D);
   }
+  bool TraverseStmt(Stmt *S, DataRecursionQueue *Queue = nullptr) {
+    // A function's body is entered from its declaration, never queued.
+    auto It = Queue || !S ? Pending.end() : Pending.find(S);
+    if (It == Pending.end())
+      return RecursiveASTVisitor::TraverseStmt(S, Queue);
+    llvm::SmallVector<Entry *, 2> Entries = std::move(It->second);
+    Pending.erase(It);
+    size_t Depth = Open.size();
+    Open.append(Entries.begin(), Entries.end());
+    bool Result = RecursiveASTVisitor::TraverseStmt(S, Queue);
+    Open.truncate(Depth);
+    return Result;
+  }
   bool VisitFunctionDecl(FunctionDecl *F) {
-    if (!F->getIdentifier() || !F->doesThisDeclarationHaveABody())
+    if (SystemNesting || !F->getIdentifier() || !F->doesThisDeclarationHaveABody())
       return true;
-    BodyScan Scan;
-    Scan.TraverseStmt(F->getBody());
     Entry &E = Functions[F->getName()];
-    E.Direct |= Scan.Direct;
-    E.Callees.insert(Scan.Callees.begin(), Scan.Callees.end());
+    if (const Stmt *Body = F->getBody())
+      Pending[Body].push_back(&E);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (Open.empty())
+      return true;
+    llvm::StringRef Name = calleeName(Call);
+    bool Direct = callIsWarpCode(Call, Name);
+    for (Entry *E : Open) {
+      if (Direct)
+        E->Direct = true;
+      else if (!Name.empty())
+        E->Callees.insert(Name);
+    }
+    return true;
+  }
+  bool VisitAsmStmt(AsmStmt *Asm) {
+    if (Open.empty())
+      return true;
+    bool Matters = asmIsWarpCode(Asm);
+    for (Entry *E : Open)
+      E->Direct |= Matters;
     return true;
   }
 
@@ -169,26 +242,32 @@ private:
     bool Direct = false;
     llvm::StringSet<> Callees;
   };
+  /// What one body calls, for the bodies the walk does not enter.
   struct BodyScan : RecursiveASTVisitor<BodyScan> {
     bool Direct = false;
     llvm::StringSet<> Callees;
     bool VisitCallExpr(CallExpr *Call) {
       llvm::StringRef Name = calleeName(Call);
-      if (recogniseCollective(Call) || namesWarpIntrinsic(Name))
+      if (callIsWarpCode(Call, Name))
         Direct = true;
       else if (!Name.empty())
         Callees.insert(Name);
       return true;
     }
     bool VisitAsmStmt(AsmStmt *Asm) {
-      const auto *Gcc = dyn_cast<GCCAsmStmt>(Asm);
-      Direct |= !Gcc || asmTemplateMattersToChecks(Gcc->getAsmString());
+      Direct |= asmIsWarpCode(Asm);
       return true;
     }
   };
 
   const SourceManager &SM;
+  /// StringMap entries keep their address while the map grows.
   llvm::StringMap<Entry> Functions;
+  /// Bodies of named functions not entered yet, with the functions' entries.
+  llvm::DenseMap<const Stmt *, llvm::SmallVector<Entry *, 2>> Pending;
+  /// The entries of the bodies the walk is in, outermost first.
+  llvm::SmallVector<Entry *, 4> Open;
+  unsigned SystemNesting = 0;
 };
 
 
@@ -286,7 +365,7 @@ SkippedWarpCode::Tokens SkippedWarpCode::lex(FileID File, unsigned Begin, unsign
 bool SkippedWarpCode::reaches(llvm::StringRef Callee) {
   if (!Reaching) {
     WarpReach Reach(Ctx.getSourceManager());
-    Reach.TraverseDecl(Ctx.getTranslationUnitDecl());
+    Reach.walk(Ctx.getTranslationUnitDecl());
     Reaching = Reach.reaching();
   }
   return Reaching->contains(Callee);
