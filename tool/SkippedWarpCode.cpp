@@ -146,17 +146,19 @@ public:
   explicit WarpReach(const SourceManager &SM) : SM(SM) {}
 
   /// Runs the walk; then the bodies the walk did not enter (a defaulted
-  /// function's generated body) are scanned on their own.
+  /// function's generated body) are walked on their own, for their own
+  /// functions only, as the functions they declare were never found.
   void walk(TranslationUnitDecl *TU) {
     TraverseDecl(TU);
-    for (const auto &[Body, Entries] : Pending) {
-      BodyScan Scan;
-      Scan.TraverseStmt(const_cast<Stmt *>(Body));
-      for (Entry *E : Entries) {
-        E->Direct |= Scan.Direct;
-        E->Callees.insert(Scan.Callees.begin(), Scan.Callees.end());
-      }
+    auto NotEntered = std::move(Pending);
+    Pending.clear();
+    ++NotRegistering;
+    for (auto &[Body, Entries] : NotEntered) {
+      Open.assign(Entries.begin(), Entries.end());
+      RecursiveASTVisitor::TraverseStmt(const_cast<Stmt *>(Body));
     }
+    Open.clear();
+    --NotRegistering;
   }
 
   bool TraverseDecl(Decl *D) {
@@ -166,9 +168,9 @@ public:
     if (D && !isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation())) {
       if (Open.empty())
         return true;
-      ++SystemNesting;
+      ++NotRegistering;
       bool Result = RecursiveASTVisitor::TraverseDecl(D);
-      --SystemNesting;
+      --NotRegistering;
       return Result;
     }
     return RecursiveASTVisitor::TraverseDecl(D);
@@ -187,7 +189,7 @@ public:
     return Result;
   }
   bool VisitFunctionDecl(FunctionDecl *F) {
-    if (SystemNesting || !F->getIdentifier() || !F->doesThisDeclarationHaveABody())
+    if (NotRegistering || !F->getIdentifier() || !F->doesThisDeclarationHaveABody())
       return true;
     Entry &E = Functions[F->getName()];
     if (const Stmt *Body = F->getBody())
@@ -242,24 +244,6 @@ private:
     bool Direct = false;
     llvm::StringSet<> Callees;
   };
-  /// What one body calls, for the bodies the walk does not enter.
-  struct BodyScan : RecursiveASTVisitor<BodyScan> {
-    bool Direct = false;
-    llvm::StringSet<> Callees;
-    bool VisitCallExpr(CallExpr *Call) {
-      llvm::StringRef Name = calleeName(Call);
-      if (callIsWarpCode(Call, Name))
-        Direct = true;
-      else if (!Name.empty())
-        Callees.insert(Name);
-      return true;
-    }
-    bool VisitAsmStmt(AsmStmt *Asm) {
-      Direct |= asmIsWarpCode(Asm);
-      return true;
-    }
-  };
-
   const SourceManager &SM;
   /// StringMap entries keep their address while the map grows.
   llvm::StringMap<Entry> Functions;
@@ -267,7 +251,9 @@ private:
   llvm::DenseMap<const Stmt *, llvm::SmallVector<Entry *, 2>> Pending;
   /// The entries of the bodies the walk is in, outermost first.
   llvm::SmallVector<Entry *, 4> Open;
-  unsigned SystemNesting = 0;
+  /// Inside a system header's declaration within a body, or a body walked
+  /// on its own: the functions declared there are not the unit's own.
+  unsigned NotRegistering = 0;
 };
 
 

@@ -1,7 +1,8 @@
 // A helper whose shuffle sits in a method of a local class, called through
 // a pointer: the helper's body holds that method's body, so a call of the
-// helper on a skipped path is warp code (sm_90 gets a pass). A helper whose local class only does
-// arithmetic is not, so its call on the sm_80 path asks for nothing.
+// helper on a skipped path is warp code (sm_90 gets a pass). A helper whose
+// local class only does arithmetic is not, so its call on the sm_80 path
+// asks for nothing.
 __device__ float rowSum(float v) {
   struct Step {
     __device__ static float add(float x) { return x + __shfl_xor_sync(0xffffffff, x, 1); }
