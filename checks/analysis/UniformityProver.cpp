@@ -217,12 +217,28 @@ static void collectThresholds(TermRef T, llvm::DenseSet<TermRef> &Seen,
     collectThresholds(O, Seen, Out);
 }
 
+/// The factor a UDiv, LShr, Mul or Shl by a constant scales its other
+/// operand by (a shift's 2^amount), or 0 when the operation has none or the
+/// factor does not fit in the width.
+static uint64_t constantScale(TermRef T) {
+  bool Shift = T->Op == TermOp::LShr || T->Op == TermOp::Shl;
+  TermRef C = T->Ops[1]->isConst() ? T->Ops[1]
+              : T->Op == TermOp::Mul && T->Ops[0]->isConst() ? T->Ops[0]
+                                                              : nullptr;
+  if (!C)
+    return 0;
+  if (Shift)
+    return C->Value < std::min(T->Width, 64u) ? uint64_t(1) << C->Value : 0;
+  return C->Value;
+}
+
 /// Sets a uniform leaf of \p T so that \p T evaluates to \p Target in the
-/// lane \p Eval describes (through sums, differences, casts and the taken
-/// arm of a select; the other operands keep their values in that lane). A
-/// leaf with known zero bits gets the nearest value at or below the target
-/// that has them; one with an upper bound is left alone when the target is
-/// above it. The caller evaluates the result, so a miss costs nothing.
+/// lane \p Eval describes (through sums, differences, casts, the taken arm
+/// of a select, and scaling by a constant; the other operands keep their
+/// values in that lane). A leaf with known zero bits gets the nearest value
+/// at or below the target that has them; one with an upper bound is left
+/// alone when the target is above it. The caller evaluates the result, so a
+/// miss costs nothing.
 static bool steer(TermRef T, uint64_t Target, llvm::DenseMap<unsigned, uint64_t> &Values,
                   const LaneValues &Eval, unsigned Depth = 0) {
   if (Depth > 8)
@@ -247,6 +263,24 @@ static bool steer(TermRef T, uint64_t Target, llvm::DenseMap<unsigned, uint64_t>
   case TermOp::Ite:
     return steer(evaluate(T->Ops[0], Eval) ? T->Ops[1] : T->Ops[2], Target, Values, Eval,
                  Depth + 1);
+  case TermOp::UDiv:
+  case TermOp::LShr: {
+    // `n / 256` (a bound counted in blocks): n = target * 256 gives exactly
+    // the target, when that product fits in the width.
+    uint64_t Scale = constantScale(T);
+    if (!Scale || Target > maskTo(~uint64_t(0), T->Width) / Scale)
+      return false;
+    return steer(T->Ops[0], Target * Scale, Values, Eval, Depth + 1);
+  }
+  case TermOp::Mul:
+  case TermOp::Shl: {
+    // `n * 8`: n = target / 8, the nearest at or below.
+    uint64_t Scale = constantScale(T);
+    if (!Scale)
+      return false;
+    TermRef Scaled = T->Op == TermOp::Mul && T->Ops[0]->isConst() ? T->Ops[1] : T->Ops[0];
+    return steer(Scaled, Target / Scale, Values, Eval, Depth + 1);
+  }
   default:
     return false;
   }

@@ -136,6 +136,33 @@ TEST(UniformityProver, SmallSamplesAvoidOverflowingProducts) {
   EXPECT_EQ(P.stats().SolverQueries, 0u);
 }
 
+// mmvq.cu's strided loop: `kbx < blocks_per_row_x` with kbx = tid / 16 plus
+// steps that are multiples of 8, and blocks_per_row_x = ncols_x / 256. The
+// two half-warps disagree only where the bound equals the second half's
+// kbx; a random ncols_x almost never lands there, so the sampler sets it
+// through the division (bound * 256) to meet some lane's kbx.
+TEST(UniformityProver, SamplingSteersThroughDivisionByConstant) {
+  for (bool Aligned : {true, false}) {
+    Terms T;
+    UniformityProver P(Aligned, NoWallClockLimit);
+    TermRef Tid = T.op(TermOp::Add, T.op(TermOp::Mul, T.c(32), T.tidY()), T.tidX());
+    TermRef Kbx = T.op(TermOp::Add, T.op(TermOp::LShr, Tid, T.c(4)),
+                       T.B.freshUniform(32, /*KnownZeroBits=*/3), /*NoWrap=*/true);
+    TermRef Bound = T.op(TermOp::UDiv, T.B.freshUniform(32), T.c(256));
+    EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLt, Kbx, Bound)), UniformityProver::Answer::Varying);
+    EXPECT_EQ(P.stats().SolverQueries, 0u);
+  }
+  // One kbx per warp (tid / 32, whole warps): steering the bound onto it
+  // makes no two lanes disagree, and sampling must not say they do.
+  Terms T;
+  UniformityProver P(/*WarpAlignedBlocks=*/true, NoWallClockLimit);
+  TermRef PerWarp = T.op(TermOp::Add, T.op(TermOp::LShr, T.tidX(), T.c(5)),
+                         T.B.freshUniform(32, /*KnownZeroBits=*/3), /*NoWrap=*/true);
+  TermRef Bound = T.op(TermOp::UDiv, T.B.freshUniform(32), T.c(256));
+  EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLt, PerWarp, Bound)), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.stats().SampledVarying, 0u);
+}
+
 // A per-lane leaf named twice has one value in a lane: `v + v == v * 2`
 // holds in every lane, so sampling must not call it varying.
 TEST(UniformityProver, PerLaneLeafHasOneValuePerLane) {
