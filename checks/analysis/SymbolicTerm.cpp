@@ -228,6 +228,16 @@ static void collectAddends(TermRef T, int64_t Sign,
   It->second += Sign;
 }
 
+void TermBuilder::differenceAddends(TermRef L, TermRef R,
+                                    llvm::SmallVectorImpl<std::pair<TermRef, int64_t>> &Out) {
+  llvm::SmallDenseMap<TermRef, int64_t, 8> Coefficients;
+  llvm::SmallVector<TermRef, 8> Order;
+  collectAddends(L, 1, Coefficients, Order);
+  collectAddends(R, -1, Coefficients, Order);
+  for (TermRef A : Order)
+    Out.push_back({A, Coefficients[A]});
+}
+
 TermRef TermBuilder::cancelCommonAddends(TermOp Op, TermRef L, TermRef R) {
   // `t < end + tid` with `t = start + tid`, a strided loop's bound: both
   // sides hold the lane's own offset, and no lane can disagree. A solver
@@ -249,16 +259,13 @@ TermRef TermBuilder::cancelCommonAddends(TermOp Op, TermRef L, TermRef R) {
   };
   if (!IsSum(L) && !IsSum(R))
     return nullptr;
-  llvm::SmallDenseMap<TermRef, int64_t, 8> Coefficients;
-  llvm::SmallVector<TermRef, 8> Order; // first appearance: a stable term
-  collectAddends(L, 1, Coefficients, Order);
-  collectAddends(R, -1, Coefficients, Order);
-  for (TermRef A : Order)
-    if (A->LaneDependent && Coefficients[A] != 0)
+  llvm::SmallVector<std::pair<TermRef, int64_t>, 8> Addends; // a stable order
+  differenceAddends(L, R, Addends);
+  for (auto [A, C] : Addends)
+    if (A->LaneDependent && C != 0)
       return nullptr;
   TermRef Sides[2] = {constant(0, 64), constant(0, 64)};
-  for (TermRef A : Order) {
-    int64_t C = Coefficients[A];
+  for (auto [A, C] : Addends) {
     if (C == 0)
       continue;
     TermRef Wide = cast(A, 64, /*Signed=*/true);

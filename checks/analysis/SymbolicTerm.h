@@ -105,6 +105,13 @@ public:
   /// An unsigned upper bound of \p T (the width's maximum when unknown).
   static uint64_t maxValue(TermRef T);
 
+  /// The addends of `L - R` for two sums of signed C values without
+  /// overflow (Add or Sub with NoSignedWrap, recursively; anything else is
+  /// one addend), each with its coefficient, in order of first appearance.
+  /// An addend both sides hold has coefficient 0: in the integers it cancels.
+  static void differenceAddends(TermRef L, TermRef R,
+                                llvm::SmallVectorImpl<std::pair<TermRef, int64_t>> &Out);
+
   unsigned numLeaves() const { return NextId; }
 
   /// What a named leaf (uniform() or perLane()) was created for: its key and

@@ -163,6 +163,31 @@ TEST(UniformityProver, SamplingSteersThroughDivisionByConstant) {
   EXPECT_EQ(P.stats().SampledVarying, 0u);
 }
 
+// FasterTransformer's attention loop: `ti < ti_end` with ti = first +
+// tid.x / 4 + 16 * k and ti_end = div_up(len - first, 8) * 8 + first. The
+// shared `first` cancels in the integers (no signed sum overflows), and the
+// rest, eight lanes per step against a multiple of 8, never splits a warp
+// of an aligned block. Rounded to 4 instead, it does.
+TEST(UniformityProver, SharedAddendOfComparedSumsCancels) {
+  for (uint64_t Round : {8, 4}) {
+    Terms T;
+    UniformityProver P(/*WarpAlignedBlocks=*/true, NoWallClockLimit);
+    TermRef First = T.B.freshUniform(32), Len = T.B.freshUniform(32);
+    TermRef Ti = T.op(TermOp::Add,
+                      T.op(TermOp::Add, First, T.op(TermOp::LShr, T.tidX(), T.c(2)), true),
+                      T.B.freshUniform(32, /*KnownZeroBits=*/4), true);
+    TermRef Steps = T.op(TermOp::SDiv,
+                         T.op(TermOp::Sub, T.op(TermOp::Add, T.op(TermOp::Sub, Len, First, true),
+                                                T.c(Round), true),
+                              T.c(1), true),
+                         T.c(Round));
+    TermRef End = T.op(TermOp::Add, T.op(TermOp::Mul, Steps, T.c(Round), true), First, true);
+    EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLt, Ti, End)),
+              Round == 8 ? UniformityProver::Answer::Uniform : UniformityProver::Answer::Varying)
+        << "rounded to " << Round;
+  }
+}
+
 // A per-lane leaf named twice has one value in a lane: `v + v == v * 2`
 // holds in every lane, so sampling must not call it varying.
 TEST(UniformityProver, PerLaneLeafHasOneValuePerLane) {
