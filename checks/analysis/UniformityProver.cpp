@@ -695,10 +695,8 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
     Lowering LB(S, Z, M.B, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
     LA.CancelCommonAddends = LB.CancelCommonAddends = Cancel;
     S.addConstraint(S.mkNot(S.mkEqual(LA.lower(T), LB.lower(T))));
-    // Nothing cancelled: this is the query as written.
+    // Nothing cancelled: this already is the query as written, asked once.
     bool Weaker = LA.Cancelled || LB.Cancelled;
-    if (Cancel && !Weaker)
-      continue;
 
     auto Start = std::chrono::steady_clock::now();
     Sat = S.check();
