@@ -1,11 +1,11 @@
 //===--- ActivemaskSyncMaskCheck.cpp - warp-activemask-sync-mask ----------===//
 
 #include "ActivemaskSyncMaskCheck.h"
-#include "analysis/AstQueries.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/Uniformity.h"
-#include "analysis/WarpCollective.h"
+#include "ast/AstQueries.h"
+#include "matchers/CheckMatchers.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "uniformity/Uniformity.h"
+#include "intrinsics/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 

@@ -13,11 +13,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "DivergentFullMaskCheck.h"
-#include "analysis/AstQueries.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/TargetArchs.h"
-#include "analysis/WarpCollective.h"
+#include "ast/AstQueries.h"
+#include "matchers/CheckMatchers.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "arch/TargetArchs.h"
+#include "intrinsics/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"

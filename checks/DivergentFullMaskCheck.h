@@ -14,7 +14,7 @@
 #ifndef WARP_TIDY_DIVERGENTFULLMASKCHECK_H
 #define WARP_TIDY_DIVERGENTFULLMASKCHECK_H
 
-#include "analysis/Uniformity.h"
+#include "uniformity/Uniformity.h"
 #include "UniformityCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include <optional>

@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "InconsistentMaskCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/LaneMasks.h"
+#include "matchers/CheckMatchers.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "uniformity/LaneMasks.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 

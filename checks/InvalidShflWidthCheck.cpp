@@ -1,10 +1,10 @@
 //===--- InvalidShflWidthCheck.cpp - warp-invalid-shfl-width --------------===//
 
 #include "InvalidShflWidthCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/InlinePtx.h"
-#include "analysis/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "intrinsics/InlinePtx.h"
+#include "intrinsics/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"

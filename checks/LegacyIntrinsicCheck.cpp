@@ -1,8 +1,8 @@
 //===--- LegacyIntrinsicCheck.cpp - warp-legacy-intrinsic -----------------===//
 
 #include "LegacyIntrinsicCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/CollectiveCalls.h"
+#include "matchers/CheckMatchers.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"

@@ -19,7 +19,7 @@
 #ifndef WARP_TIDY_LEGACYINTRINSICCHECK_H
 #define WARP_TIDY_LEGACYINTRINSICCHECK_H
 
-#include "analysis/Uniformity.h"
+#include "uniformity/Uniformity.h"
 #include "UniformityCheck.h"
 #include "llvm/ADT/MapVector.h"
 #include <vector>

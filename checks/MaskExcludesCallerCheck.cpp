@@ -9,12 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "MaskExcludesCallerCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/LaneMasks.h"
-#include "analysis/RunTimeMasks.h"
-#include "analysis/SymbolicTerm.h"
-#include "analysis/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "uniformity/LaneMasks.h"
+#include "uniformity/RunTimeMasks.h"
+#include "symbolic/SymbolicTerm.h"
+#include "intrinsics/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"

@@ -20,7 +20,7 @@
 #ifndef WARP_TIDY_MASKEXCLUDESCALLERCHECK_H
 #define WARP_TIDY_MASKEXCLUDESCALLERCHECK_H
 
-#include "analysis/Uniformity.h"
+#include "uniformity/Uniformity.h"
 #include "UniformityCheck.h"
 #include "llvm/ADT/DenseSet.h"
 

@@ -9,11 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "MissingArchGuardCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/TargetArchs.h"
-#include "analysis/UnitParents.h"
-#include "analysis/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "arch/TargetArchs.h"
+#include "ast/UnitParents.h"
+#include "intrinsics/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -17,7 +17,7 @@
 #ifndef WARP_TIDY_MISSINGARCHGUARDCHECK_H
 #define WARP_TIDY_MISSINGARCHGUARDCHECK_H
 
-#include "analysis/ArchGuards.h"
+#include "arch/ArchGuards.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
 

@@ -1,9 +1,9 @@
 //===--- NonIntegerReduceCheck.cpp - warp-non-integer-reduce --------------===//
 
 #include "NonIntegerReduceCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/UnitParents.h"
+#include "matchers/CheckMatchers.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "ast/UnitParents.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"

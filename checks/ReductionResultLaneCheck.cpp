@@ -1,8 +1,8 @@
 //===--- ReductionResultLaneCheck.cpp - warp-reduction-result-lane --------===//
 
 #include "ReductionResultLaneCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/ReductionResultLane.h"
+#include "matchers/CheckMatchers.h"
+#include "patterns/ReductionResultLane.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 

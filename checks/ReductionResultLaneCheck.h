@@ -9,7 +9,7 @@
 #ifndef WARP_TIDY_REDUCTIONRESULTLANECHECK_H
 #define WARP_TIDY_REDUCTIONRESULTLANECHECK_H
 
-#include "analysis/ReductionResultLane.h"
+#include "patterns/ReductionResultLane.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include <optional>

@@ -1,9 +1,9 @@
 //===--- ShflSourceOutsideMaskCheck.cpp - warp-shfl-source-outside-mask ---===//
 
 #include "ShflSourceOutsideMaskCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/ShuffleSources.h"
-#include "analysis/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
+#include "patterns/ShuffleSources.h"
+#include "intrinsics/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"

@@ -14,8 +14,8 @@
 #ifndef WARP_TIDY_SHFLSOURCEOUTSIDEMASKCHECK_H
 #define WARP_TIDY_SHFLSOURCEOUTSIDEMASKCHECK_H
 
-#include "analysis/ShuffleSources.h"
-#include "analysis/Uniformity.h"
+#include "patterns/ShuffleSources.h"
+#include "uniformity/Uniformity.h"
 #include "UniformityCheck.h"
 #include "llvm/ADT/DenseSet.h"
 

@@ -1,9 +1,9 @@
 //===--- UnguardedPartialsReadCheck.cpp - warp-unguarded-partials-read ----===//
 
 #include "UnguardedPartialsReadCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/PartialsRead.h"
-#include "analysis/ReachingLaunches.h"
+#include "matchers/CheckMatchers.h"
+#include "patterns/PartialsRead.h"
+#include "launch/ReachingLaunches.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"

@@ -16,7 +16,7 @@
 #ifndef WARP_TIDY_UNGUARDEDPARTIALSREADCHECK_H
 #define WARP_TIDY_UNGUARDEDPARTIALSREADCHECK_H
 
-#include "analysis/CallIndex.h"
+#include "ast/CallIndex.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 

@@ -1,9 +1,9 @@
 //===--- UnguardedShflScanCheck.cpp - warp-unguarded-shfl-scan ------------===//
 
 #include "UnguardedShflScanCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/GuardFacts.h"
-#include "analysis/ScanPatterns.h"
+#include "matchers/CheckMatchers.h"
+#include "ast/GuardFacts.h"
+#include "patterns/ScanPatterns.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"

@@ -9,7 +9,7 @@
 #ifndef WARP_TIDY_UNIFORMITYCHECK_H
 #define WARP_TIDY_UNIFORMITYCHECK_H
 
-#include "analysis/Uniformity.h"
+#include "uniformity/Uniformity.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace warp_tidy {

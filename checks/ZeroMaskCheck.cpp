@@ -1,10 +1,10 @@
 //===--- ZeroMaskCheck.cpp - warp-zero-mask -------------------------------===//
 
 #include "ZeroMaskCheck.h"
-#include "analysis/CheckMatchers.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/IntrinsicMatchers.h"
-#include "analysis/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "matchers/IntrinsicMatchers.h"
+#include "intrinsics/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 

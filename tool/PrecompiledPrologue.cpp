@@ -2,9 +2,10 @@
 
 #include "PrecompiledPrologue.h"
 #include "LeadingIncludes.h"
-#include "analysis/ArchGuardRecord.h"
-#include "analysis/PchUserFiles.h"
-#include "analysis/TargetArchs.h"
+#include "arch/ArchGuardRecord.h"
+#include "arch/ArchGuards.h"
+#include "arch/PchUserFiles.h"
+#include "arch/TargetArchs.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/AST/ASTConsumer.h"

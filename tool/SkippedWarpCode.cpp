@@ -1,11 +1,11 @@
 //===--- SkippedWarpCode.cpp - Warp code in text a pass did not compile ---===//
 
 #include "SkippedWarpCode.h"
-#include "analysis/ArchConditions.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/InlinePtx.h"
-#include "analysis/ThreadIndex.h"
-#include "analysis/WarpIntrinsics.h"
+#include "arch/ArchConditions.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "intrinsics/InlinePtx.h"
+#include "ast/ThreadIndex.h"
+#include "intrinsics/WarpIntrinsics.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"

@@ -33,7 +33,7 @@
 #ifndef WARP_TIDY_TOOL_SKIPPEDWARPCODE_H
 #define WARP_TIDY_TOOL_SKIPPEDWARPCODE_H
 
-#include "analysis/ArchGuards.h"
+#include "arch/ArchGuards.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/StringMap.h"

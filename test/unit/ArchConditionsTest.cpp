@@ -1,6 +1,6 @@
 // Unit tests for the per-architecture #if evaluator and arch-list parsing.
-#include "analysis/ArchConditions.h"
-#include "analysis/TargetArchs.h"
+#include "arch/ArchConditions.h"
+#include "arch/TargetArchs.h"
 #include "gtest/gtest.h"
 #include "llvm/ADT/StringMap.h"
 

@@ -5,7 +5,7 @@
 // functions, members, calls through a pointer, operators, constructors'
 // bodies, templates' patterns and instantiations, and a call that names a
 // declaration before the one with the body.
-#include "analysis/CheckMatchers.h"
+#include "matchers/CheckMatchers.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "CudaTestUnits.h"
 #include "gtest/gtest.h"

@@ -3,7 +3,7 @@
 // unit, what the walk up clang's parent map answers (it replaced that walk),
 // on ordinary functions, template patterns and their instantiations,
 // generic and plain lambdas, nested and dependent conditions.
-#include "analysis/DiscardedBranches.h"
+#include "ast/DiscardedBranches.h"
 #include "AllNodes.h"
 #include "clang/AST/ASTContext.h"
 #include "gtest/gtest.h"

@@ -1,6 +1,6 @@
 // Unit tests for the inline-PTX template parser: the forms real libraries
 // write, mapped onto the intrinsic with the same semantics.
-#include "analysis/InlinePtx.h"
+#include "intrinsics/InlinePtx.h"
 #include "gtest/gtest.h"
 
 using namespace warp_tidy;

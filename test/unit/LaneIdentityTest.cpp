@@ -2,10 +2,10 @@
 // one "written after its initialiser" scan (analysis/LocalWrites.h): the forms
 // it gives for each spelling of the lane id, thread index and warp index, the
 // look-alikes it must refuse, and the writes the scan must see.
-#include "analysis/LaneExpressions.h"
-#include "analysis/LaneIdentity.h"
-#include "analysis/LocalWrites.h"
-#include "analysis/Uniformity.h"
+#include "lanes/LaneExpressions.h"
+#include "lanes/LaneIdentity.h"
+#include "ast/LocalWrites.h"
+#include "uniformity/Uniformity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -271,7 +271,7 @@ TEST(LocalWrites, Facts) {
     })cuda", "k");
   ASSERT_TRUE(P);
   auto V = [&](const char *Name) { return P->C.Vars.at(Name); };
-  const LocalWriteFacts &W = WarpAnalysisCache::localWrites(P->FD);
+  const LocalWriteFacts &W = localWritesOfBody(P->FD);
   EXPECT_EQ(&W, localWritesOf(V("a"))); // one scan per body
   EXPECT_EQ(W.writesAfterInit(V("a")), 1u);
   EXPECT_TRUE(W.isWrittenAfterInit(V("s")));

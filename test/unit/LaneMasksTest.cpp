@@ -4,7 +4,7 @@
 // checked against what the PTX rule says: every executing lane names itself,
 // and lanes that name each other pass the same mask.
 
-#include "analysis/LaneMasks.h"
+#include "uniformity/LaneMasks.h"
 #include "gtest/gtest.h"
 
 using namespace warp_tidy;

@@ -1,8 +1,8 @@
 // Unit tests for the block shapes read from a launch (analysis/LaunchBlockShapes.h):
 // the host-side values of `block` in `kernel<<<grid, block>>>` for the forms
 // launchers use, and the forms it must call unknown.
-#include "analysis/LaunchBlockShapes.h"
-#include "analysis/LaunchFacts.h"
+#include "launch/LaunchBlockShapes.h"
+#include "launch/LaunchFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -4,7 +4,7 @@
 // read. Checked on every statement of a unit with each store form, the
 // reads next to them, and the forms where a store's target holds a read
 // (`pp[i]->x = v` loads the pointer pp[i]).
-#include "analysis/PartialsRead.h"
+#include "patterns/PartialsRead.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "AllNodes.h"

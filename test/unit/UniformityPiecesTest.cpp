@@ -3,7 +3,7 @@
 // small CUDA snippet and asserts what that piece computed (local facts,
 // divergent branches, ValueDeps, butterflies, prover answers, index forms,
 // lane sets, sites, summaries). UniformityTest covers the public interface.
-#include "analysis/uniformity/FunctionAnalysis.h"
+#include "uniformity/FunctionAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"

@@ -4,8 +4,8 @@
 // question, without clang: terms built by hand, answers checked against what
 // the warp model says.
 
-#include "analysis/SymbolicTerm.h"
-#include "analysis/UniformityProver.h"
+#include "symbolic/SymbolicTerm.h"
+#include "symbolic/UniformityProver.h"
 #include "gtest/gtest.h"
 
 using namespace warp_tidy;

@@ -2,9 +2,9 @@
 // lane sets and summaries, on small CUDA snippets. A tiny header stands in
 // for the CUDA headers (clang's own built-in variables, declared
 // intrinsics) so that each test parses in milliseconds.
-#include "analysis/LaneExpressions.h"
-#include "analysis/LocalWrites.h"
-#include "analysis/Uniformity.h"
+#include "lanes/LaneExpressions.h"
+#include "ast/LocalWrites.h"
+#include "uniformity/Uniformity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"

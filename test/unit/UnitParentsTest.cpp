@@ -5,8 +5,8 @@
 // answered by clang's map itself, so they agree by construction; the tests
 // also check that the nodes the analyses walk through (bodies, locals,
 // lambdas, initialiser lists, asm) are held.
-#include "analysis/UnitParents.h"
-#include "analysis/AstQueries.h"
+#include "ast/UnitParents.h"
+#include "ast/AstQueries.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"

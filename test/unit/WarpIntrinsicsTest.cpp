@@ -1,5 +1,5 @@
 // Unit tests for the warp-intrinsic table: the facts every check relies on.
-#include "analysis/WarpIntrinsics.h"
+#include "intrinsics/WarpIntrinsics.h"
 #include "gtest/gtest.h"
 #include <set>
 

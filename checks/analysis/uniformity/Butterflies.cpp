@@ -6,13 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FunctionAnalysis.h"
-#include "analysis/AstQueries.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/SymbolicTerm.h"
-#include "analysis/SymbolicTranslation.h"
-#include "analysis/ThreadIndex.h"
-#include "analysis/WarpIntrinsics.h"
+#include "uniformity/FunctionAnalysis.h"
+#include "ast/AstQueries.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "symbolic/SymbolicTerm.h"
+#include "symbolic/SymbolicTranslation.h"
+#include "ast/ThreadIndex.h"
+#include "intrinsics/WarpIntrinsics.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"

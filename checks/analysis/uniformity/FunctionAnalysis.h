@@ -29,9 +29,9 @@
 #ifndef WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H
 #define WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H
 
-#include "analysis/LaneIdentity.h"
-#include "analysis/LocalWrites.h"
-#include "analysis/Uniformity.h"
+#include "lanes/LaneIdentity.h"
+#include "ast/LocalWrites.h"
+#include "uniformity/Uniformity.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/OperationKinds.h"
 #include "clang/Analysis/Analyses/Dominators.h"

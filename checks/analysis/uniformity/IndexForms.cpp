@@ -10,13 +10,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FunctionAnalysis.h"
-#include "SymbolicView.h"
-#include "analysis/AstQueries.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/SymbolicTerm.h"
-#include "analysis/SymbolicTranslation.h"
-#include "analysis/ThreadIndex.h"
+#include "uniformity/FunctionAnalysis.h"
+#include "uniformity/SymbolicView.h"
+#include "ast/AstQueries.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "symbolic/SymbolicTerm.h"
+#include "symbolic/SymbolicTranslation.h"
+#include "ast/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FunctionAnalysis.h"
-#include "analysis/AstQueries.h"
-#include "analysis/WarpIntrinsics.h"
+#include "uniformity/FunctionAnalysis.h"
+#include "ast/AstQueries.h"
+#include "intrinsics/WarpIntrinsics.h"
 
 using namespace clang;
 

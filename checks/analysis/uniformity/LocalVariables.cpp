@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FunctionAnalysis.h"
-#include "analysis/AstQueries.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/SymbolicTerm.h"
-#include "analysis/SymbolicTranslation.h"
-#include "analysis/ThreadIndex.h"
+#include "uniformity/FunctionAnalysis.h"
+#include "ast/AstQueries.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "symbolic/SymbolicTerm.h"
+#include "symbolic/SymbolicTranslation.h"
+#include "ast/ThreadIndex.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"

@@ -15,9 +15,9 @@
 #ifndef WARP_TIDY_ANALYSIS_UNIFORMITY_SYMBOLICVIEW_H
 #define WARP_TIDY_ANALYSIS_UNIFORMITY_SYMBOLICVIEW_H
 
-#include "FunctionAnalysis.h"
-#include "analysis/SymbolicTerm.h"
-#include "analysis/SymbolicTranslation.h"
+#include "uniformity/FunctionAnalysis.h"
+#include "symbolic/SymbolicTerm.h"
+#include "symbolic/SymbolicTranslation.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace warp_tidy {

@@ -8,18 +8,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FunctionAnalysis.h"
-#include "analysis/AstQueries.h"
-#include "analysis/CollectiveCalls.h"
-#include "analysis/FieldConstruction.h"
-#include "analysis/LaunchFacts.h"
-#include "analysis/LocalWrites.h"
-#include "analysis/SymbolicTerm.h"
-#include "analysis/SymbolicTranslation.h"
-#include "analysis/ThreadIndex.h"
-#include "analysis/UniformityProver.h"
-#include "analysis/WarpCollective.h"
-#include "analysis/WarpIntrinsics.h"
+#include "uniformity/FunctionAnalysis.h"
+#include "ast/AstQueries.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "ast/FieldConstruction.h"
+#include "ast/UnitContext.h"
+#include "launch/LaunchFacts.h"
+#include "ast/LocalWrites.h"
+#include "symbolic/SymbolicTerm.h"
+#include "symbolic/SymbolicTranslation.h"
+#include "ast/ThreadIndex.h"
+#include "symbolic/UniformityProver.h"
+#include "intrinsics/WarpCollective.h"
+#include "intrinsics/WarpIntrinsics.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -124,68 +125,18 @@ void FunctionUniformity::Impl::summarise() {
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct CacheKey {
-  const ASTContext *Ctx;
-  bool Aligned;
-  bool operator<(const CacheKey &O) const {
-    return std::tie(Ctx, Aligned) < std::tie(O.Ctx, O.Aligned);
-  }
+/// The unit's caches, one per value of the options that change answers,
+/// kept in its UnitContext.
+struct AnalysisCaches {
+  std::unique_ptr<WarpAnalysisCache> ByAlignment[2];
 };
-std::mutex RegistryMutex;
-std::map<CacheKey, std::unique_ptr<WarpAnalysisCache>> &registry() {
-  static std::map<CacheKey, std::unique_ptr<WarpAnalysisCache>> R;
-  return R;
-}
-// Runs when the ASTContext goes away, so a later translation unit whose
-// context reuses the address starts with an empty cache.
-void dropCachesOf(void *Ctx) {
-  std::lock_guard<std::mutex> Lock(RegistryMutex);
-  auto &R = registry();
-  for (auto It = R.begin(); It != R.end();)
-    if (It->first.Ctx == Ctx)
-      It = R.erase(It);
-    else
-      ++It;
-}
 } // namespace
 
 WarpAnalysisCache &WarpAnalysisCache::get(ASTContext &Ctx, const UniformityOptions &Opts) {
-  std::lock_guard<std::mutex> Lock(RegistryMutex);
-  auto &R = registry();
-  CacheKey Key{&Ctx, Opts.AssumeWarpAlignedBlocks};
-  auto It = R.find(Key);
-  if (It != R.end())
-    return *It->second;
-  bool First = true;
-  for (const auto &Entry : R)
-    if (Entry.first.Ctx == &Ctx)
-      First = false;
-  if (First)
-    Ctx.AddDeallocation(dropCachesOf, &Ctx);
-  auto &Slot = R[Key];
-  Slot = std::make_unique<WarpAnalysisCache>(Ctx, Opts);
-  return *Slot;
-}
-
-const LocalWriteFacts &WarpAnalysisCache::localWrites(const FunctionDecl *FD) {
-  ASTContext &Ctx = FD->getASTContext();
-  WarpAnalysisCache *Owner = nullptr;
-  {
-    // The facts do not depend on the options: any cache of the unit holds
-    // them (the one the checks use, normally).
-    std::lock_guard<std::mutex> Lock(RegistryMutex);
-    for (auto &Entry : registry())
-      if (Entry.first.Ctx == &Ctx) {
-        Owner = Entry.second.get();
-        break;
-      }
-  }
-  if (!Owner)
-    Owner = &get(Ctx);
-  const Stmt *Body = FD->getBody();
-  std::unique_ptr<LocalWriteFacts> &Slot = Owner->WriteFacts[Body];
+  std::unique_ptr<WarpAnalysisCache> &Slot =
+      UnitContext::of(Ctx).get<AnalysisCaches>().ByAlignment[Opts.AssumeWarpAlignedBlocks];
   if (!Slot)
-    Slot = std::make_unique<LocalWriteFacts>(Body);
+    Slot = std::make_unique<WarpAnalysisCache>(Ctx, Opts);
   return *Slot;
 }
 
@@ -225,17 +176,9 @@ TermBuilder &WarpAnalysisCache::terms() {
   return *Terms;
 }
 
-LaunchFacts &WarpAnalysisCache::launchFacts() {
-  if (!Launches)
-    Launches = std::make_unique<LaunchFacts>(Ctx);
-  return *Launches;
-}
+LaunchFacts &WarpAnalysisCache::launchFacts() { return LaunchFacts::of(Ctx); }
 
-FieldStores &WarpAnalysisCache::fieldStores() {
-  if (!Fields)
-    Fields = std::make_unique<FieldStores>(Ctx);
-  return *Fields;
-}
+FieldStores &WarpAnalysisCache::fieldStores() { return FieldStores::of(Ctx); }
 
 UniformityProver &WarpAnalysisCache::prover() {
   if (!Prover)

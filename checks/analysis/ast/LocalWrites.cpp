@@ -1,0 +1,238 @@
+//===--- LocalWrites.cpp - Which locals are written after their initialiser ===//
+
+#include "ast/LocalWrites.h"
+#include "ast/AstQueries.h"
+#include "ast/UnitContext.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <string>
+
+using namespace clang;
+
+namespace warp_tidy {
+
+namespace {
+
+/// The local array a pointer local points into when it was initialised from
+/// one (`T *p = arr;`, the `__begin` of a range-for over a local array), so
+/// that `*p` names an element of it; null otherwise.
+const VarDecl *localArrayBehind(const Expr *Pointer) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Pointer->IgnoreParenImpCasts());
+  const auto *P = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!P || !P->hasLocalStorage() || !P->getType()->isPointerType() || !P->getInit())
+    return nullptr;
+  const Expr *Init = P->getInit()->IgnoreParenImpCasts();
+  if (!Init->getType()->isArrayType())
+    return nullptr;
+  return storedLocal(Init);
+}
+
+/// The local object the referent of reference local \p V is part of, or
+/// null when it is memory (`Atomics &a = p.atomics[blockIdx.z]`).
+const VarDecl *localBehindReference(const VarDecl *V) {
+  const Expr *Init = V->getInit()->IgnoreParenImpCasts();
+  if (const auto *Deref = dyn_cast<UnaryOperator>(Init);
+      Deref && Deref->getOpcode() == UO_Deref)
+    return localArrayBehind(Deref->getSubExpr());
+  return storedLocal(Init);
+}
+
+} // namespace
+
+const VarDecl *storedLocal(const Expr *E) {
+  bool Part = false;
+  // Bounded: deeper nesting of fields and subscripts is not real code.
+  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!V || !V->hasLocalStorage())
+        return nullptr;
+      // A field or element of a reference local bound to memory is memory,
+      // where a store is as unmodelled as one through a pointer (`a.counter`
+      // with `Atomics &a = p.atomics[blockIdx.z]` is `p->counter`): the
+      // other fields read through the reference do not become varying. A
+      // reference parameter (the summary's ReferenceOut), a whole reference
+      // local (what a range-for body assigns to its element) and one bound
+      // to a local object stay tracked as themselves.
+      if (Part && V->getType()->isReferenceType() && !isa<ParmVarDecl>(V) &&
+          V->getInit() && !localBehindReference(V))
+        return nullptr;
+      return V;
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      if (M->isArrow())
+        return nullptr;
+      E = M->getBase();
+      Part = true;
+      continue;
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *Base = A->getBase()->IgnoreParenImpCasts();
+      if (!Base->getType()->isArrayType())
+        return nullptr;
+      E = Base;
+      Part = true;
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+namespace {
+
+/// Output \p I of \p Asm is a copy of the %laneid special register: the
+/// instruction text reads %laneid and the output is the only one, or the
+/// text moves %laneid into exactly that operand.
+bool outputReadsLaneRegister(const GCCAsmStmt *Asm, unsigned I) {
+  std::string Text = Asm->getAsmString();
+  llvm::StringRef T(Text);
+  if (!T.contains("%laneid"))
+    return false;
+  if (Asm->getNumOutputs() == 1)
+    return true;
+  std::string Operand = "%" + std::to_string(I) + ", %%laneid";
+  return T.contains(Operand);
+}
+
+/// Calls \p OnWrite(var, is-lane-register-write) for every write of a local
+/// in \p S (see the file comment of LocalWrites.h for what counts).
+void forEachLocalWrite(const Stmt *S, const CallExpr *ReadOnlyCall,
+                       llvm::function_ref<void(const VarDecl *, bool)> OnWrite) {
+  forEachStore(S, ReadOnlyCall, [&](const Expr *Target, const GCCAsmStmt *Asm, unsigned Output) {
+    const VarDecl *V = storedLocal(Target);
+    if (!V)
+      return;
+    bool LaneRegister = false;
+    if (Asm) {
+      const Expr *Init = V->getInit();
+      bool NoInit = !Init || isa<ImplicitValueInitExpr>(Init);
+      LaneRegister = NoInit && outputReadsLaneRegister(Asm, Output);
+    }
+    OnWrite(V, LaneRegister);
+  });
+}
+
+} // namespace
+
+void forEachStore(const Stmt *S, const CallExpr *ReadOnlyCall,
+                  llvm::function_ref<void(const Expr *, const GCCAsmStmt *, unsigned)> OnStore) {
+  if (!S)
+    return;
+  auto Write = [&](const Expr *Target) { OnStore(Target, nullptr, 0); };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      Write(BO->getLHS());
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      Write(UO->getSubExpr());
+  } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+    for (unsigned I = 0, N = Asm->getNumOutputs(); I < N; ++I)
+      OnStore(Asm->getOutputExpr(I), Asm, I);
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    // `int &r = x;`: r writes x wherever it is written.
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        if (V->getType()->isReferenceType() &&
+            !V->getType().getNonReferenceType().isConstQualified() && V->getInit())
+          Write(V->getInit());
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && Call != ReadOnlyCall) {
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+        Op && Op->isAssignmentOp() && Op->getNumArgs() > 0)
+      Write(Op->getArg(0));
+    // Arguments bound to non-const reference parameters. A member
+    // operator's first argument is the object, not a parameter.
+    if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+      unsigned Offset = firstParameterArgument(Call, Callee);
+      for (unsigned I = Offset; I < Call->getNumArgs(); ++I) {
+        unsigned P = I - Offset;
+        if (P >= Callee->getNumParams())
+          break;
+        QualType PT = Callee->getParamDecl(P)->getType();
+        if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+          Write(Call->getArg(I));
+      }
+    }
+  }
+  const Stmt *Discarded = discardedBranch(S);
+  for (const Stmt *Child : S->children())
+    if (Child != Discarded)
+      forEachStore(Child, ReadOnlyCall, OnStore);
+}
+
+LocalWriteFacts::LocalWriteFacts(const Stmt *Body) {
+  forEachLocalWrite(Body, nullptr, [&](const VarDecl *V, bool LaneRegister) {
+    VarWrites &W = ByVar[V];
+    ++(LaneRegister ? W.LaneRegisterWrites : W.Writes);
+  });
+}
+
+unsigned LocalWriteFacts::writesAfterInit(const VarDecl *V) const {
+  auto It = ByVar.find(V);
+  return It == ByVar.end() ? 0 : It->second.Writes;
+}
+
+bool LocalWriteFacts::isLaneRegisterOutput(const VarDecl *V) const {
+  auto It = ByVar.find(V);
+  return It != ByVar.end() && It->second.LaneRegisterWrites != 0;
+}
+
+const Expr *LocalWriteFacts::singleDefinition(const VarDecl *V) const {
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit())
+    return nullptr;
+  auto It = ByVar.find(V);
+  if (It != ByVar.end() && (It->second.Writes || It->second.LaneRegisterWrites))
+    return nullptr;
+  return V->getInit();
+}
+
+namespace {
+/// Every body's facts, kept in the unit's UnitContext.
+struct LocalWritesIndex {
+  llvm::DenseMap<const Stmt *, std::unique_ptr<LocalWriteFacts>> ByBody;
+};
+} // namespace
+
+const LocalWriteFacts &localWritesOfBody(const FunctionDecl *FD) {
+  const Stmt *Body = FD->getBody();
+  auto &Index = UnitContext::of(FD->getASTContext()).get<LocalWritesIndex>();
+  std::unique_ptr<LocalWriteFacts> &Slot = Index.ByBody[Body];
+  if (!Slot)
+    Slot = std::make_unique<LocalWriteFacts>(Body);
+  return *Slot;
+}
+
+const LocalWriteFacts *localWritesOf(const VarDecl *V) {
+  if (!V || !V->hasLocalStorage())
+    return nullptr;
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!FD || !FD->hasBody())
+    return nullptr;
+  return &localWritesOfBody(FD);
+}
+
+const Expr *singleAssignmentInit(const VarDecl *V) {
+  const LocalWriteFacts *Facts = localWritesOf(V);
+  return Facts ? Facts->singleDefinition(V) : nullptr;
+}
+
+bool isNeverWrittenIn(const VarDecl *Var, const Stmt *Scope, const CallExpr *ReadOnlyCall) {
+  bool Written = false;
+  forEachLocalWrite(Scope, ReadOnlyCall, [&](const VarDecl *V, bool) { Written |= V == Var; });
+  return !Written;
+}
+
+llvm::DenseSet<const VarDecl *> writtenIn(const Stmt *Scope, const CallExpr *ReadOnlyCall) {
+  llvm::DenseSet<const VarDecl *> Written;
+  forEachLocalWrite(Scope, ReadOnlyCall, [&](const VarDecl *V, bool) { Written.insert(V); });
+  return Written;
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,566 @@
+//===--- ReductionResultLane.cpp - Which lane holds a reduction's total ---===//
+
+#include "patterns/ReductionResultLane.h"
+#include "ast/AstQueries.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "ast/GuardFacts.h"
+#include "lanes/LaneExpressions.h"
+#include "patterns/ShuffleSteps.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <algorithm>
+#include <limits>
+
+using namespace clang;
+
+namespace warp_tidy {
+namespace {
+
+constexpr unsigned MaxHelperDepth = 3;
+
+const VarDecl *referencedVar(const Expr *E) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? stripValue(E) : nullptr);
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// The element access \p E is, when it is one: `val[i]` of a local array or
+/// of a pointer the function holds (TCLB reduces `val[i] += __shfl_down_sync(
+/// ..., val[i], off)` over a parameter's elements).
+const ArraySubscriptExpr *elementAccess(const Expr *E) {
+  const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(E ? stripValue(E) : nullptr);
+  if (!Sub)
+    return nullptr;
+  const VarDecl *Base = referencedVar(Sub->getBase()->IgnoreParenImpCasts());
+  return Base && Base->hasLocalStorage() ? Sub : nullptr;
+}
+
+/// The variable a reduction accumulates in: a local (or parameter), or the
+/// array whose element \p E is.
+const VarDecl *accumulatorVar(const Expr *E) {
+  if (const VarDecl *V = referencedVar(E))
+    return V;
+  if (const ArraySubscriptExpr *Sub = elementAccess(E))
+    return referencedVar(Sub->getBase()->IgnoreParenImpCasts());
+  return nullptr;
+}
+
+/// The element index of \p E when it is an element access with a constant
+/// index; nullopt for a variable index or no element at all.
+std::optional<int64_t> constantElement(const Expr *E, const ASTContext &Ctx) {
+  if (const ArraySubscriptExpr *Sub = elementAccess(E))
+    return integerConstant(Sub->getIdx(), Ctx);
+  return std::nullopt;
+}
+
+bool isConstant(const Expr *E, int64_t Value, const ASTContext &Ctx) {
+  std::optional<int64_t> K = integerConstant(E, Ctx);
+  return K && *K == Value;
+}
+
+// Does the loop test \p Cond keep running while \p Offset >= 1, i.e. stop
+// only at 0: `off > 0`, `off >= 1`, `off != 0`, `0 < off`, `off`?
+bool runsDownToOne(const Expr *Cond, const VarDecl *Offset, const ASTContext &Ctx) {
+  Cond = stripValue(Cond);
+  if (referencedVar(Cond) == Offset)
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return false;
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  switch (BO->getOpcode()) {
+  case BO_GT: return referencedVar(L) == Offset && isConstant(R, 0, Ctx);
+  case BO_GE: return referencedVar(L) == Offset && isConstant(R, 1, Ctx);
+  case BO_NE: return (referencedVar(L) == Offset && isConstant(R, 0, Ctx)) ||
+                     (referencedVar(R) == Offset && isConstant(L, 0, Ctx));
+  case BO_LT: return referencedVar(R) == Offset && isConstant(L, 0, Ctx);
+  case BO_LE: return referencedVar(R) == Offset && isConstant(L, 1, Ctx);
+  default: return false;
+  }
+}
+
+// Only a tree whose last step has offset 1 leaves the total in lane 0
+// alone. One that stops at offset k (`for (i = 16; i >= lanes; i >>= 1)`)
+// leaves k results, in lanes 0..k-1, on purpose; so does an unrolled tree
+// without its `1` step.
+bool reachesOffsetOne(const CallExpr *Shuffle, const Expr *Delta, const VarDecl *Var,
+                      ASTContext &Ctx) {
+  if (integerConstant(Delta, Ctx)) {
+    const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx, /*ThroughLambdas=*/true);
+    bool SawOne = false;
+    if (FD && FD->getBody())
+      forEachStmt(FD->getBody(), [&](const Stmt *S) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        std::optional<CollectiveCall> C = Call ? recogniseCollective(Call) : std::nullopt;
+        if (SawOne || !C || C->Intrinsic->Direction != ShuffleDirection::Down)
+          return;
+        int ValueArg = C->Intrinsic->ValueArg, DeltaArg = C->Intrinsic->LaneOrDeltaArg;
+        if (ValueArg == NoArgument || DeltaArg == NoArgument ||
+            Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, DeltaArg)))
+          return;
+        SawOne = accumulatorVar(Call->getArg(ValueArg)) == Var &&
+                 isConstant(Call->getArg(DeltaArg), 1, Ctx);
+      });
+    return SawOne;
+  }
+  const VarDecl *Offset = referencedVar(Delta);
+  if (!Offset)
+    return false;
+  for (const Stmt *P = parentStmt(Shuffle, Ctx); P; P = parentStmt(P, Ctx)) {
+    const Expr *Cond = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(P))
+      Cond = For->getCond();
+    else if (const auto *While = dyn_cast<WhileStmt>(P))
+      Cond = While->getCond();
+    else if (const auto *Do = dyn_cast<DoStmt>(P))
+      Cond = Do->getCond();
+    if (Cond && runsDownToOne(Cond, Offset, Ctx))
+      return true;
+    if (isa<LambdaExpr>(P))
+      break;
+  }
+  return false;
+}
+
+// A shuffle in \p E that reads \p Var from a higher lane, one step of a
+// whole-warp tree whose offsets halve (16, 8, ..., 1).
+const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext &Ctx) {
+  const CallExpr *Found = nullptr;
+  forEachStmt(E, [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (Found || !Call)
+      return;
+    std::optional<CollectiveCall> C = recogniseCollective(Call);
+    if (!C || C->Intrinsic->Direction != ShuffleDirection::Down)
+      return;
+    int ValueArg = C->Intrinsic->ValueArg, Delta = C->Intrinsic->LaneOrDeltaArg;
+    if (ValueArg == NoArgument || Delta == NoArgument ||
+        Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, Delta)))
+      return;
+    if (accumulatorVar(Call->getArg(ValueArg)) != Var)
+      return;
+    // The total ends in lane 0 when lane 0 takes part: a full warp, or a
+    // constant mask that names lane 0 (the narrowing cascades that write
+    // `0xffff`, `0xff`, ... for the later steps: one tree, whatever their
+    // masks' own bugs, which warp-mask-excludes-caller reports). A mask
+    // known only at run time (a ballot's lanes) may leave lane 0 out and
+    // the total elsewhere; such a tree is not judged here.
+    if (!C->hasImplicitFullMask()) {
+      std::optional<uint32_t> Mask = resolveMaskConstant(C->maskArg(), Ctx);
+      if (!Mask || !(*Mask & 1u))
+        return;
+    }
+    if (shuffleSegmentWidth(Call, Ctx) != 32 ||
+        offsetTrend(Call->getArg(Delta), Call, Ctx) != OffsetTrend::Halving ||
+        !reachesOffsetOne(Call, Call->getArg(Delta), Var, Ctx))
+      return;
+    Found = Call;
+  });
+  return Found;
+}
+
+/// The function whose body the analysis reads for a call of \p Callee (a
+/// helper that may return a reduction's total; DownShuffleReach follows the
+/// same calls): its definition, when it has a body and returns a value; else
+/// null, and the call is not followed.
+const FunctionDecl *followedDefinition(const FunctionDecl *Callee) {
+  if (const FunctionDecl *Def = Callee->getDefinition())
+    Callee = Def;
+  if (!Callee->hasBody() || Callee->getReturnType()->isVoidType())
+    return nullptr;
+  return Callee;
+}
+
+/// What happens to a variable at one point of the function.
+struct Event {
+  const Stmt *At = nullptr;              ///< The statement (or declaration's init).
+  SourceLocation End;                    ///< Where it takes effect.
+  const CallExpr *Shuffle = nullptr;     ///< Non-null: a reduction leaves the total in lane 0.
+  const CallExpr *HelperCall = nullptr;  ///< The reduction happened in this call's callee.
+  /// For an array: the one element written, when its index is a constant.
+  std::optional<int64_t> Element;
+};
+
+class Analyzer {
+public:
+  Analyzer(ASTContext &Ctx, DownShuffleReach &Reach)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Reach(Reach) {}
+
+  std::vector<LaneZeroTotalUse> run(const FunctionDecl *FD);
+
+  /// The down-tree shuffle whose lane-0 total \p FD returns, else null.
+  const CallExpr *returnedLaneZeroTotal(const FunctionDecl *FD, unsigned Depth);
+
+private:
+  // What \p Value (assigned to a variable) leaves in it: the shuffle and
+  // helper call of a reduction when its total sits in lane 0 only.
+  bool reductionValue(const Expr *Value, const VarDecl *Var, unsigned Depth,
+                      const CallExpr *&Shuffle, const CallExpr *&HelperCall);
+  // The events of every local variable of \p Body, in source order.
+  llvm::DenseMap<const VarDecl *, std::vector<Event>> collectEvents(const Stmt *Body,
+                                                                    unsigned Depth);
+  bool onlyLaneZero(const Expr *Use);
+  const Expr *valueOf(const Expr *Ref);
+  bool isBroadcastFromLaneZero(const Expr *Value);
+  bool isWrite(const DeclRefExpr *Ref, const Expr *Value);
+  bool before(SourceLocation A, SourceLocation B) const {
+    return SM.isBeforeInTranslationUnit(A, B);
+  }
+  bool contains(const Stmt *Outer, const Stmt *Inner) const {
+    return !before(Inner->getBeginLoc(), Outer->getBeginLoc()) &&
+           !before(Outer->getEndLoc(), Inner->getEndLoc());
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  DownShuffleReach &Reach;
+  llvm::DenseMap<const FunctionDecl *, const CallExpr *> HelperResults;
+};
+
+bool Analyzer::reductionValue(const Expr *Value, const VarDecl *Var, unsigned Depth,
+                              const CallExpr *&Shuffle, const CallExpr *&HelperCall) {
+  if (const CallExpr *S = downTreeShuffleOf(Value, Var, Ctx)) {
+    Shuffle = S;
+    return true;
+  }
+  // `v = warpReduceSum(x)`: a helper returning its own down tree's result.
+  if (const auto *Call = dyn_cast<CallExpr>(stripValue(Value)))
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      if (const CallExpr *S = returnedLaneZeroTotal(Callee, Depth + 1)) {
+        Shuffle = S;
+        HelperCall = Call;
+        return true;
+      }
+  return false;
+}
+
+const CallExpr *Analyzer::returnedLaneZeroTotal(const FunctionDecl *FD, unsigned Depth) {
+  if (Depth > MaxHelperDepth)
+    return nullptr;
+  FD = followedDefinition(FD);
+  if (!FD)
+    return nullptr;
+  // No down shuffle within reach: null at any depth, so skipping the walk
+  // (and the memo entries it would leave for FD and its callees, all null
+  // too) changes no answer.
+  if (!Reach.mayReach(FD))
+    return nullptr;
+  auto It = HelperResults.find(FD);
+  if (It != HelperResults.end())
+    return It->second;
+  HelperResults[FD] = nullptr; // recursion: not a reduction helper
+  auto Events = collectEvents(FD->getBody(), Depth);
+  // Every return must hand back a variable whose last event is a reduction.
+  const CallExpr *Result = nullptr;
+  bool AllReturnsReduce = true, AnyReturn = false;
+  forEachStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *Ret = dyn_cast<ReturnStmt>(S);
+    if (!Ret || !AllReturnsReduce)
+      return;
+    AnyReturn = true;
+    const VarDecl *Var = referencedVar(Ret->getRetValue());
+    const Event *Last = nullptr;
+    if (Var)
+      for (const Event &E : Events.lookup(Var))
+        if (before(E.End, Ret->getBeginLoc()))
+          Last = &E;
+    if (!Last || !Last->Shuffle) {
+      AllReturnsReduce = false;
+      return;
+    }
+    Result = Last->Shuffle;
+  });
+  if (!AnyReturn || !AllReturnsReduce)
+    Result = nullptr;
+  HelperResults[FD] = Result;
+  return Result;
+}
+
+llvm::DenseMap<const VarDecl *, std::vector<Event>>
+Analyzer::collectEvents(const Stmt *Body, unsigned Depth) {
+  llvm::DenseMap<const VarDecl *, std::vector<Event>> Events;
+  auto Record = [&](const VarDecl *Var, const Stmt *At, const Expr *Value,
+                    std::optional<int64_t> Element = std::nullopt) {
+    if (!Var || !Var->hasLocalStorage())
+      return;
+    Event E;
+    E.At = At;
+    E.End = At->getEndLoc();
+    E.Element = Element;
+    if (Value)
+      reductionValue(Value, Var, Depth, E.Shuffle, E.HelperCall);
+    Events[Var].push_back(E);
+  };
+  forEachStmt(Body, [&](const Stmt *S) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D))
+          if (const Expr *Init = Var->getInit())
+            Record(Var, Init, Init);
+      return;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if (BO->isAssignmentOp())
+        Record(accumulatorVar(BO->getLHS()), BO, BO->getRHS(),
+               constantElement(BO->getLHS(), Ctx));
+      return;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+        Record(accumulatorVar(UO->getSubExpr()), UO, nullptr,
+               constantElement(UO->getSubExpr(), Ctx));
+  });
+  for (auto &Entry : Events)
+    llvm::stable_sort(Entry.second, [&](const Event &A, const Event &B) {
+      return before(A.End, B.End);
+    });
+  return Events;
+}
+
+// A condition that only lane 0 of a warp can satisfy: `lane == 0`,
+// `threadIdx.x == 0`, `!lane`, a global thread id equal to 0.
+bool isLaneZeroTest(const Expr *Cond, bool Holds, const ASTContext &Ctx, unsigned Depth = 0) {
+  if (!Cond || Depth > 4)
+    return false;
+  Cond = stripValue(Cond);
+  // The lane id (or a tile's rank), or threadIdx.x plus a warp-uniform
+  // multiple of 32 (`blockIdx.x * blockDim.x + threadIdx.x`): 0 only in
+  // lane 0 of a warp.
+  auto IsPosition = [&](const Expr *E) {
+    return isLaneId(E, Ctx) || positionForm(E, Ctx).Kind == PositionForm::ThreadX;
+  };
+  auto IsZero = [&](const Expr *E) {
+    std::optional<int64_t> K = integerConstant(E, Ctx);
+    return K && *K == 0;
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond))
+    if (UO->getOpcode() == UO_LNot)
+      return isLaneZeroTest(UO->getSubExpr(), !Holds, Ctx, Depth + 1);
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond)) {
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (Op == BO_LAnd && Holds)
+      return isLaneZeroTest(BO->getLHS(), true, Ctx, Depth + 1) ||
+             isLaneZeroTest(BO->getRHS(), true, Ctx, Depth + 1);
+    if (Op == BO_LOr && !Holds)
+      return isLaneZeroTest(BO->getLHS(), false, Ctx, Depth + 1) ||
+             isLaneZeroTest(BO->getRHS(), false, Ctx, Depth + 1);
+    if ((Op == BO_EQ && Holds) || (Op == BO_NE && !Holds))
+      return (IsPosition(BO->getLHS()) && IsZero(BO->getRHS())) ||
+             (IsPosition(BO->getRHS()) && IsZero(BO->getLHS()));
+    // `lane < 1`
+    if (Op == BO_LT && Holds) {
+      std::optional<int64_t> K = integerConstant(BO->getRHS(), Ctx);
+      return K && *K == 1 && IsPosition(BO->getLHS());
+    }
+    return false;
+  }
+  // `if (lane) return;`: past it, lane is 0.
+  return !Holds && IsPosition(Cond);
+}
+
+bool Analyzer::onlyLaneZero(const Expr *Use) {
+  for (const Fact &F : factsAt(Use, Ctx))
+    if (isLaneZeroTest(F.Cond, F.Holds, Ctx))
+      return true;
+  return false;
+}
+
+// The outermost expression that still stands for the value \p Ref names:
+// through parentheses and casts, and for an array, the element it is the base
+// of (`val[i]`).
+const Expr *Analyzer::valueOf(const Expr *Ref) {
+  const Expr *Cur = Ref;
+  for (const Stmt *P = parentStmt(Cur, Ctx); P; P = parentStmt(Cur, Ctx)) {
+    const auto *Sub = dyn_cast<ArraySubscriptExpr>(P);
+    if (!isa<ImplicitCastExpr, ParenExpr>(P) && !(Sub && Sub->getBase() == Cur))
+      break;
+    Cur = cast<Expr>(P);
+  }
+  return Cur;
+}
+
+// `__shfl_sync(mask, v, 0)` / `tile.shfl(v, 0)`: every lane gets lane 0's
+// value, the total. \p Value is valueOf() the use.
+bool Analyzer::isBroadcastFromLaneZero(const Expr *Value) {
+  const Stmt *Cur = Value;
+  const Stmt *P = parentStmt(Cur, Ctx);
+  const auto *Call = dyn_cast_or_null<CallExpr>(P);
+  if (!Call)
+    return false;
+  std::optional<CollectiveCall> C = recogniseCollective(Call);
+  if (!C || C->Intrinsic->Direction != ShuffleDirection::Index)
+    return false;
+  int ValueArg = C->Intrinsic->ValueArg, Source = C->Intrinsic->LaneOrDeltaArg;
+  if (ValueArg == NoArgument || Source == NoArgument ||
+      Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, Source)) ||
+      Call->getArg(ValueArg) != Cur)
+    return false;
+  std::optional<int64_t> Lane = integerConstant(Call->getArg(Source), Ctx);
+  return Lane && *Lane == 0 && shuffleSegmentWidth(Call, Ctx) == 32;
+}
+
+// \p Value is valueOf(\p Ref).
+bool Analyzer::isWrite(const DeclRefExpr *Ref, const Expr *Value) {
+  // `v = ...` or, for an array, `val[k] = ...`.
+  const Expr *Target = Ref;
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Value->IgnoreParenImpCasts()))
+    Target = Sub;
+  const Stmt *P = parentStmt(Target, Ctx);
+  while (P && isa<ParenExpr>(P))
+    P = parentStmt(P, Ctx);
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+    return BO->getOpcode() == BO_Assign && BO->getLHS()->IgnoreParens() == Target;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
+    return UO->getOpcode() == UO_AddrOf;
+  return false;
+}
+
+std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
+  std::vector<LaneZeroTotalUse> Result;
+  const Stmt *Body = FD->getBody();
+  auto Events = collectEvents(Body, 0);
+  llvm::DenseMap<const Stmt *, bool> Reported; // one report per reduction event
+  bool AnyReduction = llvm::any_of(Events, [](const auto &Entry) {
+    return llvm::any_of(Entry.second, [](const Event &E) { return E.Shuffle != nullptr; });
+  });
+
+  // Uses of variables that hold a lane-0 total.
+  if (AnyReduction) {
+    forEachStmt(Body, [&](const Stmt *S) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(S);
+      const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+      if (!Var)
+        return;
+      auto It = Events.find(Var);
+      if (It == Events.end())
+        return;
+      // Every question below is about the expression that stands for the
+      // value: its parents are asked once.
+      const Expr *Value = valueOf(Ref);
+      if (isWrite(Ref, Value))
+        return;
+      // An element with a constant index is only what was written to it
+      // (or to every element, through a variable index).
+      std::optional<int64_t> Element = constantElement(Value, Ctx);
+      const Event *Last = nullptr;
+      for (const Event &E : It->second) {
+        if (contains(E.At, Ref) && E.Shuffle)
+          return; // a step of the reduction itself
+        if (Element && E.Element && *E.Element != *Element)
+          continue;
+        if (before(E.End, Ref->getBeginLoc()))
+          Last = &E;
+      }
+      if (!Last || !Last->Shuffle || Reported.count(Last->At))
+        return;
+      const Stmt *P = parentStmt(Value, Ctx);
+      while (P && isa<ImplicitCastExpr, ParenExpr>(P))
+        P = parentStmt(P, Ctx);
+      if (isa_and_nonnull<ReturnStmt>(P))
+        return; // judged where the caller uses it
+      if (isBroadcastFromLaneZero(Value) || onlyLaneZero(Ref))
+        return;
+      Reported[Last->At] = true;
+      Result.push_back({Ref, Var, Last->Shuffle, Last->HelperCall});
+    });
+  }
+
+  // A helper's lane-0 result used directly (`out[i] = warpReduceSum(v) / n`).
+  forEachStmt(Body, [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee)
+      return;
+    // returnedLaneZeroTotal(Callee, 0) is null for these: ask no parents.
+    const FunctionDecl *Followed = followedDefinition(Callee);
+    if (!Followed || !Reach.mayReach(Followed))
+      return;
+    const Stmt *P = parentStmt(Call, Ctx);
+    while (P && isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups>(P))
+      P = parentStmt(P, Ctx);
+    // Stored into a variable (judged above), returned, or discarded.
+    if (!P || isa<DeclStmt, ReturnStmt, CompoundStmt>(P))
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      if (BO->isAssignmentOp() && referencedVar(BO->getLHS()) &&
+          referencedVar(BO->getLHS())->hasLocalStorage())
+        return;
+    const CallExpr *Shuffle = returnedLaneZeroTotal(Callee, 0);
+    if (!Shuffle || isBroadcastFromLaneZero(valueOf(Call)) || onlyLaneZero(Call))
+      return;
+    Result.push_back({Call, nullptr, Shuffle, Call});
+  });
+  return Result;
+}
+
+} // namespace
+
+DownShuffleReach::Answer DownShuffleReach::visit(const FunctionDecl *FD) {
+  auto K = Known.find(FD);
+  if (K != Known.end())
+    return {K->second, NoneOpen};
+  auto Open = InProgress.find(FD);
+  if (Open != InProgress.end())
+    return {false, Open->second};
+  unsigned Level = InProgress.size();
+  InProgress[FD] = Level;
+  // The statements the analysis' forEachStmt visits (lambdas included, a
+  // discarded `if constexpr` branch not), over every call it could follow;
+  // an explicit stack, so that the walk stops at the first down shuffle.
+  Answer A;
+  llvm::SmallVector<const Stmt *, 64> Stack = {FD->getBody()};
+  while (!Stack.empty() && !A.Reaches) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+        Answer C = viaCallee(Callee);
+        A.Reaches = C.Reaches;
+        A.LowestOpen = std::min(A.LowestOpen, C.LowestOpen);
+      }
+    const Stmt *Discarded = discardedBranch(S);
+    for (const Stmt *Child : S->children())
+      if (Child != Discarded)
+        Stack.push_back(Child);
+  }
+  InProgress.erase(FD);
+  // A "no" that leaned on a function further up the stack may change once
+  // that one is done; FD's own recursion (Level) does not matter.
+  if (A.Reaches || A.LowestOpen >= Level) {
+    Known[FD] = A.Reaches;
+    A.LowestOpen = NoneOpen;
+  }
+  return A;
+}
+
+DownShuffleReach::Answer DownShuffleReach::viaCallee(const FunctionDecl *Callee) {
+  auto K = CalleeLeadsDown.find(Callee);
+  if (K != CalleeLeadsDown.end())
+    return {K->second, NoneOpen};
+  Answer A;
+  const WarpIntrinsic *I = classifyCallee(Callee);
+  if (I && I->Direction == ShuffleDirection::Down)
+    A.Reaches = true;
+  else if (const FunctionDecl *Def = followedDefinition(Callee))
+    A = visit(Def);
+  if (A.Reaches || A.LowestOpen == NoneOpen)
+    CalleeLeadsDown[Callee] = A.Reaches;
+  return A;
+}
+
+bool DownShuffleReach::mayReach(const FunctionDecl *FD) { return visit(FD).Reaches; }
+
+std::vector<LaneZeroTotalUse> findLaneZeroTotalUses(const FunctionDecl *FD, ASTContext &Ctx,
+                                                    DownShuffleReach &Reach) {
+  if (!FD || !FD->hasBody() || !Reach.mayReach(FD))
+    return {};
+  return Analyzer(Ctx, Reach).run(FD);
+}
+
+} // namespace warp_tidy

@@ -1,0 +1,242 @@
+//===--- SymbolicTranslation.cpp - clang expressions as symbolic terms ----===//
+
+#include "symbolic/SymbolicTranslation.h"
+#include "ast/AstQueries.h"
+#include "ast/ThreadIndex.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace warp_tidy {
+
+SymbolicEnvironment::~SymbolicEnvironment() = default;
+
+static bool isIntegral(QualType T) {
+  T = T.getCanonicalType();
+  return T->isIntegralOrEnumerationType();
+}
+
+unsigned SymbolicTranslator::widthOf(QualType T) const {
+  if (T.isNull() || !isIntegral(T))
+    return 64;
+  unsigned W = Ctx.getIntWidth(T);
+  return W == 0 || W > 64 ? 64 : W;
+}
+
+static bool isSigned(QualType T) {
+  return !T.isNull() && T->isSignedIntegerOrEnumerationType();
+}
+
+TermRef SymbolicTranslator::leaf(const Expr *E) {
+  unsigned W = widthOf(E->getType());
+  // Leaves are named by the expression and the point: the same variable read
+  // at two points is two values.
+  return Env.isUniform(E) ? Terms.uniform(E, W, 0, Env.point())
+                          : Terms.perLane(E, W, Env.point());
+}
+
+TermRef SymbolicTranslator::translate(const Expr *E) {
+  if (!E)
+    return Terms.freshPerLane(64);
+  if (Depth > 48)
+    return leaf(E);
+  ++Depth;
+  TermRef R = isIntegral(E->getType()) ? translateInteger(E, widthOf(E->getType())) : leaf(E);
+  --Depth;
+  return R;
+}
+
+// Built-in index components get one uniform leaf each, shared by every
+// expression naming them.
+static const char BlockIdxKeys[3] = {}, GridDimKeys[3] = {}, BlockBaseKeys[3] = {};
+
+/// `blockIdx.c * blockDim.c` (either order): the grid-wide index of the
+/// block's first thread. It is one uniform value, a multiple of blockDim.c,
+/// and the model assumes it fits a signed int with a block to spare, as every
+/// kernel indexing with `int` does (otherwise `gid / 8` of a wrapped index
+/// would split groups no real launch has).
+TermRef SymbolicTranslator::blockBase(const Expr *L, const Expr *R, unsigned Width) {
+  for (int Swap = 0; Swap < 2; ++Swap, std::swap(L, R)) {
+    if (classifyBuiltinIndex(L) != BuiltinIndex::BlockIdx)
+      continue;
+    char C = builtinIndexComponent(L);
+    BuiltinIndex Dim = classifyBuiltinIndex(R);
+    bool Match = (C == 'x' && Dim == BuiltinIndex::BlockDimX) ||
+                 (C != 'x' && Dim == BuiltinIndex::BlockDimYZ && builtinIndexComponent(R) == C);
+    if (!Match)
+      continue;
+    unsigned I = C == 'y' ? 1 : C == 'z' ? 2 : 0;
+    unsigned Zeros = C == 'x' && AlignedBlocks ? 5 : 0;
+    return Terms.cast(Terms.uniform(&BlockBaseKeys[I], 32, Zeros, nullptr, (1u << 31) - 1024),
+                      Width, false);
+  }
+  return nullptr;
+}
+
+TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
+  E = E->IgnoreParens();
+  if (std::optional<llvm::APSInt> C = foldInteger(E, Ctx); C && C->getActiveBits() <= 64)
+    return Terms.constant(C->getZExtValue(), Width);
+  switch (classifyBuiltinIndex(E)) {
+  case BuiltinIndex::ThreadIdxX:
+    return Terms.cast(Terms.threadIndex(TermOp::ThreadX), Width, false);
+  case BuiltinIndex::ThreadIdxY:
+    return Terms.cast(Terms.threadIndex(TermOp::ThreadY), Width, false);
+  case BuiltinIndex::ThreadIdxZ:
+    return Terms.cast(Terms.threadIndex(TermOp::ThreadZ), Width, false);
+  case BuiltinIndex::BlockDimX:
+    return Terms.cast(Terms.threadIndex(TermOp::BlockDimX), Width, false);
+  case BuiltinIndex::BlockDimYZ:
+    return Terms.cast(Terms.threadIndex(builtinIndexComponent(E) == 'z' ? TermOp::BlockDimZ
+                                                                        : TermOp::BlockDimY),
+                      Width, false);
+  case BuiltinIndex::BlockIdx:
+  case BuiltinIndex::GridDim: {
+    char C = builtinIndexComponent(E);
+    unsigned I = C == 'y' ? 1 : C == 'z' ? 2 : 0;
+    const char *Key = classifyBuiltinIndex(E) == BuiltinIndex::BlockIdx ? &BlockIdxKeys[I]
+                                                                         : &GridDimKeys[I];
+    return Terms.cast(Terms.uniform(Key, 32), Width, false);
+  }
+  case BuiltinIndex::WarpSize:
+    return Terms.constant(32, Width);
+  case BuiltinIndex::None:
+    break;
+  }
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    const Expr *Sub = Cast->getSubExpr();
+    switch (Cast->getCastKind()) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+    case CK_UserDefinedConversion:
+    case CK_ConstructorConversion:
+      return Terms.cast(translate(Sub), Width, isSigned(Sub->getType()));
+    case CK_IntegralCast:
+    case CK_BooleanToSignedIntegral: {
+      TermRef X = translate(Sub);
+      if (Cast->getCastKind() == CK_BooleanToSignedIntegral)
+        return Terms.cast(X, Width, true);
+      return Terms.cast(X, Width, isSigned(Sub->getType()));
+    }
+    case CK_IntegralToBoolean:
+      return Terms.cast(Terms.toBool(translate(Sub)), Width, false);
+    default:
+      return leaf(E);
+    }
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (TermRef T = Env.variable(V, Ref, *this))
+        return Terms.cast(T, Width, isSigned(V->getType()));
+    return leaf(E);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    TermRef X;
+    switch (UO->getOpcode()) {
+    case UO_Plus:
+      return translate(UO->getSubExpr());
+    case UO_Minus:
+      X = Terms.cast(translate(UO->getSubExpr()), Width, isSigned(UO->getSubExpr()->getType()));
+      return Terms.binary(TermOp::Sub, Terms.constant(0, Width), X);
+    case UO_Not:
+      X = Terms.cast(translate(UO->getSubExpr()), Width, isSigned(UO->getSubExpr()->getType()));
+      return Terms.unary(TermOp::Not, X);
+    case UO_LNot:
+      X = Terms.toBool(translate(UO->getSubExpr()));
+      return Terms.cast(Terms.binary(TermOp::Eq, X, Terms.constant(0, 1)), Width, false);
+    default:
+      return leaf(E);
+    }
+  }
+  if (isa<BinaryOperator>(E))
+    return binaryOperator(E, Width);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return Terms.ite(translate(CO->getCond()),
+                     Terms.cast(translate(CO->getTrueExpr()), Width,
+                                isSigned(CO->getTrueExpr()->getType())),
+                     Terms.cast(translate(CO->getFalseExpr()), Width,
+                                isSigned(CO->getFalseExpr()->getType())));
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (TermRef T = Env.call(Call, *this))
+      return Terms.cast(T, Width, isSigned(Call->getType()));
+    return leaf(E);
+  }
+  if (const auto *Read = dyn_cast<MemberExpr>(E)) {
+    if (TermRef T = Env.field(Read, *this))
+      return Terms.cast(T, Width, isSigned(Read->getType()));
+    return leaf(E);
+  }
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+    return Terms.cast(translate(MT->getSubExpr()), Width, isSigned(MT->getType()));
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    return translate(EWC->getSubExpr());
+  if (const auto *Def = dyn_cast<CXXDefaultArgExpr>(E))
+    return translate(Def->getExpr());
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    return translate(PO->getResultExpr());
+  // `const unsigned tidx{threadIdx.x}`: a scalar's braces hold its value.
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    if (List->getNumInits() == 1 && List->getType()->isScalarType())
+      return Terms.cast(translate(List->getInit(0)), Width,
+                        isSigned(List->getInit(0)->getType()));
+  return leaf(E);
+}
+
+TermRef SymbolicTranslator::binaryOperator(const Expr *E, unsigned Width) {
+  const auto *BO = cast<BinaryOperator>(E);
+  BinaryOperatorKind Op = BO->getOpcode();
+  if (Op == BO_Comma)
+    return translate(BO->getRHS());
+  if (BO->isAssignmentOp() || Op == BO_PtrMemD || Op == BO_PtrMemI || Op == BO_Cmp)
+    return leaf(E);
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  if (Op == BO_LAnd || Op == BO_LOr) {
+    TermRef A = Terms.toBool(translate(L)), B = Terms.toBool(translate(R));
+    return Terms.cast(Terms.binary(Op == BO_LAnd ? TermOp::And : TermOp::Or, A, B), Width,
+                      false);
+  }
+  if (!isIntegral(L->getType()) || !isIntegral(R->getType()))
+    return leaf(E);
+  bool Signed = isSigned(L->getType());
+  if (BO->isComparisonOp()) {
+    // Operands already carry the usual arithmetic conversions.
+    unsigned OW = widthOf(L->getType());
+    TermRef A = Terms.cast(translate(L), OW, Signed);
+    TermRef B = Terms.cast(translate(R), OW, isSigned(R->getType()));
+    TermRef C;
+    switch (Op) {
+    case BO_EQ: C = Terms.binary(TermOp::Eq, A, B); break;
+    case BO_NE: C = Terms.binary(TermOp::Ne, A, B); break;
+    case BO_LT: C = Terms.binary(Signed ? TermOp::SLt : TermOp::ULt, A, B); break;
+    case BO_LE: C = Terms.binary(Signed ? TermOp::SLe : TermOp::ULe, A, B); break;
+    case BO_GT: C = Terms.binary(Signed ? TermOp::SLt : TermOp::ULt, B, A); break;
+    case BO_GE: C = Terms.binary(Signed ? TermOp::SLe : TermOp::ULe, B, A); break;
+    default: return leaf(E);
+    }
+    return Terms.cast(C, Width, false);
+  }
+  TermRef A = Terms.cast(translate(L), Width, Signed);
+  TermRef B = Terms.cast(translate(R), Width, isSigned(R->getType()));
+  // Signed overflow is undefined: the model need not consider it.
+  bool NoWrap = isSigned(BO->getType());
+  switch (Op) {
+  case BO_Add: return Terms.binary(TermOp::Add, A, B, NoWrap);
+  case BO_Sub: return Terms.binary(TermOp::Sub, A, B, NoWrap);
+  case BO_Mul:
+    if (TermRef Base = blockBase(L, R, Width))
+      return Base;
+    return Terms.binary(TermOp::Mul, A, B, NoWrap);
+  case BO_Div: return Terms.binary(Signed ? TermOp::SDiv : TermOp::UDiv, A, B);
+  case BO_Rem: return Terms.binary(Signed ? TermOp::SRem : TermOp::URem, A, B);
+  case BO_Shl: return Terms.binary(TermOp::Shl, A, B);
+  case BO_Shr: return Terms.binary(Signed ? TermOp::AShr : TermOp::LShr, A, B);
+  case BO_And: return Terms.binary(TermOp::And, A, B);
+  case BO_Or: return Terms.binary(TermOp::Or, A, B);
+  case BO_Xor: return Terms.binary(TermOp::Xor, A, B);
+  default: return leaf(E);
+  }
+}
+
+} // namespace warp_tidy

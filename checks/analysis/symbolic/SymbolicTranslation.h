@@ -1,0 +1,85 @@
+//===--- SymbolicTranslation.h - clang expressions as symbolic terms -------===//
+//
+// Writes an integer (or boolean) clang expression as a Term (SymbolicTerm.h)
+// with C's semantics: the width and signedness of each operation come from
+// its clang type, implicit conversions become extensions and truncations,
+// `&&`/`||`/`!`/`?:` become bit operations and selects.
+//
+// What a variable or a call stands for is not the translator's business: it
+// asks a SymbolicEnvironment (the uniformity analysis knows each local's
+// definitions, loop updates and whether a value is warp-uniform). Whatever
+// neither can see through becomes a leaf: uniform when the environment says
+// every lane holds the same value, per-lane otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ANALYSIS_SYMBOLICTRANSLATION_H
+#define WARP_TIDY_ANALYSIS_SYMBOLICTRANSLATION_H
+
+#include "symbolic/SymbolicTerm.h"
+
+namespace clang {
+class ASTContext;
+class CallExpr;
+class Expr;
+class MemberExpr;
+class QualType;
+class VarDecl;
+} // namespace clang
+
+namespace warp_tidy {
+
+class SymbolicTranslator;
+
+class SymbolicEnvironment {
+public:
+  virtual ~SymbolicEnvironment();
+  /// The term a read of \p V stands for here; null to let the translator
+  /// make a leaf of \p Ref (uniform when isUniform(Ref)).
+  virtual TermRef variable(const clang::VarDecl *V, const clang::Expr *Ref,
+                           SymbolicTranslator &T) = 0;
+  /// The term the call's result stands for; null for a leaf.
+  virtual TermRef call(const clang::CallExpr *Call, SymbolicTranslator &T) = 0;
+  /// The term a read of a field stands for; null for a leaf.
+  virtual TermRef field(const clang::MemberExpr *Read, SymbolicTranslator &T) {
+    return nullptr;
+  }
+  /// Whether every lane of a warp holds the same value of \p E here.
+  virtual bool isUniform(const clang::Expr *E) = 0;
+  /// A key naming the program point leaves are taken at (two reads of the
+  /// same variable at different points may differ).
+  virtual const void *point() const = 0;
+};
+
+class SymbolicTranslator {
+public:
+  /// \p AlignedBlocks: blockDim.x is a multiple of 32 (AssumeWarpAlignedBlocks).
+  SymbolicTranslator(clang::ASTContext &Ctx, TermBuilder &Terms, SymbolicEnvironment &Env,
+                     bool AlignedBlocks)
+      : Ctx(Ctx), Terms(Terms), Env(Env), AlignedBlocks(AlignedBlocks) {}
+
+  /// The term of \p E (any type; non-integers become leaves).
+  TermRef translate(const clang::Expr *E);
+  /// A leaf for \p E, uniform or per-lane as the environment judges it.
+  TermRef leaf(const clang::Expr *E);
+
+  TermBuilder &terms() { return Terms; }
+  clang::ASTContext &context() { return Ctx; }
+  /// The width a value of type \p T has in terms (64 for non-integers).
+  unsigned widthOf(clang::QualType T) const;
+
+private:
+  TermRef translateInteger(const clang::Expr *E, unsigned Width);
+  TermRef binaryOperator(const clang::Expr *E, unsigned Width);
+  TermRef blockBase(const clang::Expr *L, const clang::Expr *R, unsigned Width);
+
+  clang::ASTContext &Ctx;
+  TermBuilder &Terms;
+  SymbolicEnvironment &Env;
+  bool AlignedBlocks;
+  unsigned Depth = 0;
+};
+
+} // namespace warp_tidy
+
+#endif

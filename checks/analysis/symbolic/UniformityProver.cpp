@@ -1,0 +1,1007 @@
+//===--- UniformityProver.cpp - Can two lanes of a warp disagree on a value? ===//
+
+#include "symbolic/UniformityProver.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/SMTAPI.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <random>
+
+namespace warp_tidy {
+
+//===----------------------------------------------------------------------===//
+// Statistics
+//===----------------------------------------------------------------------===//
+
+void ProverStats::add(const ProverStats &O) {
+  Questions += O.Questions;
+  CacheHits += O.CacheHits;
+  SampledVarying += O.SampledVarying;
+  SolverQueries += O.SolverQueries;
+  ProvedUniform += O.ProvedUniform;
+  SolverVarying += O.SolverVarying;
+  Unknown += O.Unknown;
+  SolverSeconds += O.SolverSeconds;
+  SharedHits += O.SharedHits;
+}
+
+void ProverStats::print(llvm::raw_ostream &OS) const {
+  OS << "warp-tidy solver: " << Questions << " questions (" << CacheHits << " cached, "
+     << SampledVarying << " disproved by sampling, " << SharedHits
+     << " answered by an earlier unit or pass), " << SolverQueries << " solver queries ("
+     << ProvedUniform << " proved uniform, " << SolverVarying << " varying, " << Unknown
+     << " unknown/limit), ";
+  OS << llvm::format("%.1f", SolverSeconds * 1000.0) << " ms in the solver\n";
+}
+
+namespace {
+std::mutex TotalsMutex;
+struct TotalsPrinter {
+  ProverStats Totals;
+  ~TotalsPrinter() {
+    if (getenv("WARP_TIDY_SOLVER_STATS"))
+      Totals.print(llvm::errs());
+  }
+};
+TotalsPrinter &totalsPrinter() {
+  static TotalsPrinter P;
+  return P;
+}
+} // namespace
+
+ProverStats &UniformityProver::processTotals() { return totalsPrinter().Totals; }
+
+//===----------------------------------------------------------------------===//
+// Leaves of a term
+//===----------------------------------------------------------------------===//
+
+static void collectLeaves(TermRef T, llvm::DenseSet<TermRef> &Seen,
+                          llvm::SmallVectorImpl<TermRef> &Leaves) {
+  if (!Seen.insert(T).second)
+    return;
+  if (T->Op == TermOp::Uniform || T->Op == TermOp::PerLane) {
+    Leaves.push_back(T);
+    return;
+  }
+  for (TermRef O : T->Ops)
+    collectLeaves(O, Seen, Leaves);
+}
+
+static uint64_t maskTo(uint64_t V, unsigned Width) {
+  return Width >= 64 ? V : (V & ((uint64_t(1) << Width) - 1));
+}
+
+//===----------------------------------------------------------------------===//
+// Step 1: sampling
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A block shape and a warp in it, drawn at random within CUDA's limits.
+struct SampledWarp {
+  uint64_t Dx = 32, Dy = 1, Dz = 1;
+  uint64_t Warp = 0;
+};
+} // namespace
+
+static uint64_t drawValue(std::mt19937_64 &Rng, unsigned Width, bool SmallOnly = false) {
+  // Real bounds and indices are small, and the interesting points are near
+  // multiples of the group sizes, so most draws are small.
+  uint64_t R = Rng();
+  switch (R % (SmallOnly ? 6 : 8)) {
+  case 0: case 1: case 2: return (R >> 8) % 64;
+  case 3: return (R >> 8) % 4096;
+  case 4: {
+    uint64_t M = ((R >> 8) % 64) * 32;
+    return M + ((R >> 20) % 5) - 2;
+  }
+  case 5: return (R >> 8) % 8;
+  default: return maskTo(Rng(), Width);
+  }
+}
+
+/// A value for the uniform leaf \p L: random, with its known zero bits and
+/// within its upper bound. \p SmallOnly: no full-width draws, and zero
+/// half of the time (offsets and bases that are 0 put the lanes' own
+/// terms next to small constant thresholds: `1 <= base + tid / 4`).
+static uint64_t drawUniformLeaf(std::mt19937_64 &Rng, const Term &L, bool SmallOnly = false) {
+  if (SmallOnly && Rng() % 2)
+    return 0;
+  uint64_t V = maskTo(drawValue(Rng, L.Width, SmallOnly) << L.KnownZeroBits, L.Width);
+  if (L.UpperBound && V > L.UpperBound)
+    V = (V % (L.UpperBound + 1)) >> L.KnownZeroBits << L.KnownZeroBits;
+  return V;
+}
+
+/// Where lane \p Lane of warp \p W sits in its block (leaf values unset).
+static LaneValues positionOf(const SampledWarp &W, unsigned Lane) {
+  uint64_t Linear = W.Warp * 32 + Lane;
+  LaneValues V;
+  V.BlockDimX = W.Dx;
+  V.BlockDimY = W.Dy;
+  V.BlockDimZ = W.Dz;
+  V.ThreadX = Linear % W.Dx;
+  V.ThreadY = (Linear / W.Dx) % W.Dy;
+  V.ThreadZ = Linear / (W.Dx * W.Dy);
+  V.HardwareLane = Lane;
+  return V;
+}
+
+namespace {
+/// The leaf values of one sample: a uniform leaf has one value for the
+/// warp, a per-lane leaf one value per lane, however often the terms name
+/// it. Every fourth sample draws small values only: one full-width per-lane
+/// value in a product overflows in almost every warp, and such a sample is
+/// no execution (`v * 16 + r`), so without these nothing is learnt.
+class SampleLeaves {
+public:
+  SampleLeaves(std::mt19937_64 &Rng, unsigned SampleIndex)
+      : Rng(Rng), SmallOnly(SampleIndex % 4 == 2) {}
+
+  void drawUniform(const Term &Leaf) {
+    Uniform[Leaf.Id] = drawUniformLeaf(Rng, Leaf, SmallOnly);
+  }
+  /// The uniform leaves' values (steering sets them).
+  llvm::DenseMap<unsigned, uint64_t> &uniform() { return Uniform; }
+
+  /// Lane \p Lane of warp \p W with these leaves (valid while this lives).
+  LaneValues lane(const SampledWarp &W, unsigned Lane) {
+    LaneValues V = positionOf(W, Lane);
+    V.Leaf = [this, Lane](const Term &Leaf) -> uint64_t {
+      if (Leaf.Op == TermOp::Uniform)
+        return Uniform.lookup(Leaf.Id);
+      auto [It, New] = PerLane.try_emplace({Lane, Leaf.Id}, 0);
+      if (New)
+        It->second = drawValue(Rng, Leaf.Width, SmallOnly);
+      return It->second;
+    };
+    return V;
+  }
+
+private:
+  std::mt19937_64 &Rng;
+  bool SmallOnly;
+  llvm::DenseMap<unsigned, uint64_t> Uniform;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, uint64_t> PerLane; // (lane, id)
+};
+} // namespace
+
+static SampledWarp drawWarp(std::mt19937_64 &Rng, bool Aligned) {
+  SampledWarp S;
+  if (Aligned) {
+    S.Dx = 32 * (1 + Rng() % 32);
+  } else {
+    static const uint64_t Shapes[] = {1, 2, 3, 8, 16, 20, 24, 48, 64, 96, 100, 128, 250, 256};
+    S.Dx = Rng() % 2 ? Shapes[Rng() % (sizeof Shapes / sizeof *Shapes)] : 1 + Rng() % 1024;
+  }
+  uint64_t Rest = 1024 / S.Dx;
+  S.Dy = Rest ? 1 + Rng() % Rest : 1;
+  if (Rng() % 2)
+    S.Dy = 1;
+  uint64_t RestZ = std::min<uint64_t>(64, 1024 / (S.Dx * S.Dy));
+  S.Dz = RestZ && Rng() % 3 == 0 ? 1 + Rng() % RestZ : 1;
+  uint64_t Threads = S.Dx * S.Dy * S.Dz;
+  // Conditions on small thread indices (`tid / 8 == 0`) only split the
+  // first warps: draw those often.
+  S.Warp = Rng() % 3 == 0 ? Rng() % 2 : Rng() % ((Threads + 31) / 32);
+  S.Warp = std::min(S.Warp, (Threads + 31) / 32 - 1);
+  return S;
+}
+
+/// Comparisons of a lane-dependent value with a uniform leaf (`gid < n`):
+/// the leaf is the threshold, and a disagreement needs it inside the range
+/// the lanes cover, which independent random draws rarely hit.
+static void collectThresholds(TermRef T, llvm::DenseSet<TermRef> &Seen,
+                              llvm::SmallVectorImpl<std::pair<TermRef, TermRef>> &Out) {
+  if (!Seen.insert(T).second)
+    return;
+  if (T->Op >= TermOp::Eq && T->Op <= TermOp::SLe) {
+    // Constant thresholds count too: the other side is then steered
+    // through its own uniform leaves (`1 <= base + tid / 4`).
+    for (int Side = 0; Side < 2; ++Side) {
+      TermRef Threshold = T->Ops[Side], Other = T->Ops[1 - Side];
+      if (!Threshold->LaneDependent && Other->LaneDependent)
+        Out.push_back({Threshold, Other});
+    }
+  }
+  for (TermRef O : T->Ops)
+    collectThresholds(O, Seen, Out);
+}
+
+/// The factor a UDiv, LShr, Mul or Shl by a constant scales its other
+/// operand by (a shift's 2^amount), or 0 when the operation has none or the
+/// factor does not fit in the width.
+static uint64_t constantScale(TermRef T) {
+  bool Shift = T->Op == TermOp::LShr || T->Op == TermOp::Shl;
+  TermRef C = T->Ops[1]->isConst() ? T->Ops[1]
+              : T->Op == TermOp::Mul && T->Ops[0]->isConst() ? T->Ops[0]
+                                                              : nullptr;
+  if (!C)
+    return 0;
+  if (Shift)
+    return C->Value < std::min(T->Width, 64u) ? uint64_t(1) << C->Value : 0;
+  return C->Value;
+}
+
+/// Sets a uniform leaf of \p T so that \p T evaluates to \p Target in the
+/// lane \p Eval describes (through sums, differences, casts, the taken arm
+/// of a select, and scaling by a constant; the other operands keep their
+/// values in that lane). A leaf with known zero bits gets the nearest value
+/// at or below the target that has them; one with an upper bound is left
+/// alone when the target is above it. The caller evaluates the result, so a
+/// miss costs nothing.
+static bool steer(TermRef T, uint64_t Target, llvm::DenseMap<unsigned, uint64_t> &Values,
+                  const LaneValues &Eval, unsigned Depth = 0) {
+  if (Depth > 8)
+    return false;
+  Target = maskTo(Target, T->Width);
+  switch (T->Op) {
+  case TermOp::Uniform:
+    if (T->KnownZeroBits >= T->Width || (T->UpperBound && Target > T->UpperBound))
+      return false;
+    Values[T->Id] = Target >> T->KnownZeroBits << T->KnownZeroBits;
+    return true;
+  case TermOp::ZExt:
+  case TermOp::SExt:
+  case TermOp::Trunc:
+    return steer(T->Ops[0], Target, Values, Eval, Depth + 1);
+  case TermOp::Add:
+    return steer(T->Ops[0], Target - evaluate(T->Ops[1], Eval), Values, Eval, Depth + 1) ||
+           steer(T->Ops[1], Target - evaluate(T->Ops[0], Eval), Values, Eval, Depth + 1);
+  case TermOp::Sub:
+    return steer(T->Ops[0], Target + evaluate(T->Ops[1], Eval), Values, Eval, Depth + 1) ||
+           steer(T->Ops[1], evaluate(T->Ops[0], Eval) - Target, Values, Eval, Depth + 1);
+  case TermOp::Ite:
+    return steer(evaluate(T->Ops[0], Eval) ? T->Ops[1] : T->Ops[2], Target, Values, Eval,
+                 Depth + 1);
+  case TermOp::UDiv:
+  case TermOp::LShr: {
+    // `n / 256` (a bound counted in blocks): n = target * 256 gives exactly
+    // the target, when that product fits in the width.
+    uint64_t Scale = constantScale(T);
+    if (!Scale || Target > maskTo(~uint64_t(0), T->Width) / Scale)
+      return false;
+    return steer(T->Ops[0], Target * Scale, Values, Eval, Depth + 1);
+  }
+  case TermOp::Mul:
+  case TermOp::Shl: {
+    // `n * 8`: n = target / 8, the nearest at or below.
+    uint64_t Scale = constantScale(T);
+    if (!Scale)
+      return false;
+    TermRef Scaled = T->Op == TermOp::Mul && T->Ops[0]->isConst() ? T->Ops[1] : T->Ops[0];
+    return steer(Scaled, Target / Scale, Values, Eval, Depth + 1);
+  }
+  default:
+    return false;
+  }
+}
+
+bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) {
+  llvm::DenseSet<TermRef> Seen;
+  llvm::SmallVector<TermRef, 16> Leaves;
+  collectLeaves(T, Seen, Leaves);
+  Seen.clear();
+  llvm::SmallVector<std::pair<TermRef, TermRef>, 4> Thresholds;
+  collectThresholds(T, Seen, Thresholds);
+  // Deterministic: the same term gets the same samples in every run.
+  std::mt19937_64 Rng(0x5eed + Leaves.size() * 7919 + T->Width);
+  constexpr unsigned Samples = 48;
+  for (unsigned S = 0; S < Samples; ++S) {
+    SampledWarp W = drawWarp(Rng, Aligned);
+    SampleLeaves Sample(Rng, S);
+    for (TermRef L : Leaves)
+      if (L->Op == TermOp::Uniform)
+        Sample.drawUniform(*L);
+    uint64_t Threads = W.Dx * W.Dy * W.Dz;
+    auto LaneAt = [&](unsigned Lane) { return Sample.lane(W, Lane); };
+    // Every other sample puts thresholds where the lanes are: the value the
+    // other side has in some lane of this warp, give or take one. A
+    // threshold without uniform leaves (a constant) cannot move, so the
+    // other side's uniform leaves are set to meet it in that lane instead.
+    if (S % 2 == 1)
+      for (auto [Threshold, Other] : Thresholds) {
+        uint64_t Lanes = std::min<uint64_t>(32, Threads - W.Warp * 32);
+        unsigned Lane = static_cast<unsigned>(Rng() % Lanes);
+        uint64_t Nudge = (Rng() % 3) - 1;
+        if (!Threshold->isConst() &&
+            steer(Threshold, evaluate(Other, LaneAt(Lane)) + Nudge, Sample.uniform(), LaneAt(0)))
+          continue;
+        steer(Other, evaluate(Threshold, LaneAt(0)) + Nudge, Sample.uniform(), LaneAt(Lane));
+      }
+    uint64_t GroupValue = 0;
+    bool Undefined = false;
+    llvm::SmallVector<uint64_t, 32> Values;
+    for (unsigned Lane = 0; Lane < 32 && !Undefined; ++Lane) {
+      uint64_t Linear = W.Warp * 32 + Lane;
+      if (Linear >= Threads)
+        break; // a partial last warp: these lanes do not exist
+      Values.push_back(evaluate(T, LaneAt(Lane), &Undefined));
+    }
+    // A signed overflow in some lane: not an execution the program has.
+    if (Undefined)
+      continue;
+    for (unsigned Lane = 0; Lane < Values.size(); ++Lane) {
+      uint64_t Value = Values[Lane];
+      if (Lane % GroupSize == 0)
+        GroupValue = Value;
+      else if (Value != GroupValue)
+        return true;
+    }
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Step 2: proof with Z3
+//===----------------------------------------------------------------------===//
+
+struct UniformityProver::Solver {
+  llvm::SMTSolverRef S;
+  llvm::DenseMap<TermRef, unsigned> AbstractIds;
+
+  llvm::SMTExprRef bv(uint64_t V, unsigned Width) {
+    return S->mkBitvector(llvm::APSInt(llvm::APInt(Width, V), true), Width);
+  }
+  llvm::SMTExprRef symbol(const std::string &Name, unsigned Width) {
+    return S->mkSymbol(Name.c_str(), S->getBitvectorSort(Width));
+  }
+  /// A uniform value of \p Width whose low \p Zeros bits are zero.
+  llvm::SMTExprRef alignedSymbol(const std::string &Name, unsigned Width, unsigned Zeros) {
+    if (Zeros == 0)
+      return symbol(Name, Width);
+    if (Zeros >= Width)
+      return bv(0, Width);
+    return S->mkBVConcat(symbol(Name, Width - Zeros), bv(0, Zeros));
+  }
+  llvm::SMTExprRef boolToBV(const llvm::SMTExprRef &B) {
+    return S->mkIte(B, bv(1, 1), bv(0, 1));
+  }
+};
+
+/// Nonlinear arithmetic whose operands are all lane-independent: the solver
+/// would bit-blast a multiplier for nothing, since both lanes share it.
+static bool hasNonlinearOp(TermRef T, llvm::DenseMap<TermRef, bool> &Memo) {
+  auto It = Memo.find(T);
+  if (It != Memo.end())
+    return It->second;
+  bool R = false;
+  if (!T->isLeaf() && !T->isConst()) {
+    switch (T->Op) {
+    case TermOp::Mul:
+    case TermOp::UDiv:
+    case TermOp::SDiv:
+    case TermOp::URem:
+    case TermOp::SRem:
+      R = !T->Ops[0]->isConst() && !T->Ops[1]->isConst();
+      break;
+    default:
+      break;
+    }
+    for (TermRef O : T->Ops)
+      R = R || hasNonlinearOp(O, Memo);
+  }
+  Memo[T] = R;
+  return R;
+}
+
+/// Multiplication, division or remainder anywhere in \p T.
+static bool hasDivision(TermRef T, llvm::DenseMap<TermRef, bool> &Memo) {
+  auto It = Memo.find(T);
+  if (It != Memo.end())
+    return It->second;
+  bool R = T->Op == TermOp::Mul || T->Op == TermOp::UDiv || T->Op == TermOp::SDiv ||
+           T->Op == TermOp::URem || T->Op == TermOp::SRem;
+  for (TermRef O : T->Ops)
+    R = R || hasDivision(O, Memo);
+  Memo[T] = R;
+  return R;
+}
+
+namespace {
+/// Writes one lane's copy of a term in the solver's language.
+struct Lowering {
+  struct Lane {
+    llvm::SMTExprRef X, Y, Z, HwLane;
+    const char *Tag;
+  };
+  Lowering(llvm::SMTSolver &S, UniformityProver::Solver &Z, const Lane &L,
+           const llvm::SMTExprRef &Dx, const llvm::SMTExprRef &Dy, const llvm::SMTExprRef &Dz,
+           llvm::DenseMap<TermRef, bool> &Nonlinear, bool Aligned)
+      : S(S), Z(Z), L(L), Dx(Dx), Dy(Dy), Dz(Dz), Nonlinear(Nonlinear), Aligned(Aligned) {}
+  llvm::SMTSolver &S;
+  UniformityProver::Solver &Z;
+  const Lane &L;
+  const llvm::SMTExprRef &Dx, &Dy, &Dz;
+  llvm::DenseMap<TermRef, bool> &Nonlinear;
+  llvm::DenseMap<TermRef, bool> Divisions;
+  bool Aligned;
+  llvm::DenseMap<TermRef, llvm::SMTExprRef> Memo;
+
+  /// Replace lane-independent nonlinear subterms by weaker symbols (right
+  /// for proofs of uniformity, wrong for witnesses).
+  bool Abstract = true;
+
+  /// Inside an arm of a select the operation may not be evaluated, so its
+  /// undefined overflow says nothing about the execution.
+  unsigned InsideSelectArm = 0;
+
+  /// Lower comparisons of overflow-free signed sums that share an addend
+  /// as comparisons of the rest (cancelledComparison); Cancelled records
+  /// that one was.
+  bool CancelCommonAddends = false;
+  bool Cancelled = false;
+
+  llvm::SMTExprRef lower(TermRef T) {
+    auto It = Memo.find(T);
+    if (It != Memo.end())
+      return It->second;
+    llvm::SMTExprRef R = compute(T);
+    Memo[T] = R;
+    return R;
+  }
+
+  /// The execution has no signed overflow in \p T (C: undefined behaviour).
+  void assumeNoSignedWrap(TermRef T, const llvm::SMTExprRef &A, const llvm::SMTExprRef &B) {
+    if (!T->NoSignedWrap || InsideSelectArm || T->Width >= 64)
+      return;
+    switch (T->Op) {
+    case TermOp::Add:
+      S.addConstraint(S.mkBVAddNoOverflow(A, B, true));
+      S.addConstraint(S.mkBVAddNoUnderflow(A, B));
+      break;
+    case TermOp::Sub:
+      S.addConstraint(S.mkBVSubNoOverflow(A, B));
+      S.addConstraint(S.mkBVSubNoUnderflow(A, B, true));
+      break;
+    case TermOp::Mul:
+      S.addConstraint(S.mkBVMulNoOverflow(A, B, true));
+      S.addConstraint(S.mkBVMulNoUnderflow(A, B));
+      break;
+    default:
+      break;
+    }
+  }
+
+  /// `first + tid / 4 + 16 * k < rounded + first`: in the integers the
+  /// shared `first` cancels, and what is left is a question about the lane
+  /// and two aligned values that the solver answers at once; through the
+  /// adders it takes it hundreds of milliseconds (FasterTransformer's
+  /// attention loops). In an execution no signed sum overflows, so there
+  /// the comparison of the rest in 64 bits is the comparison as written; the
+  /// query drops only the cancelled sums' no-overflow assumptions, a weaker
+  /// model, so its "no disagreement" holds for the term as written, and its
+  /// disagreements prove nothing (see prove()).
+  std::optional<llvm::SMTExprRef> cancelledComparison(TermRef T) {
+    if (T->Op != TermOp::Eq && T->Op != TermOp::Ne && T->Op != TermOp::SLt &&
+        T->Op != TermOp::SLe)
+      return std::nullopt;
+    TermRef L = T->Ops[0], R = T->Ops[1];
+    auto IsSum = [](TermRef X) {
+      return (X->Op == TermOp::Add || X->Op == TermOp::Sub) && X->NoSignedWrap;
+    };
+    if (L->Width > 32 || InsideSelectArm || (!IsSum(L) && !IsSum(R)))
+      return std::nullopt;
+    llvm::SmallVector<std::pair<TermRef, int64_t>, 8> Addends;
+    TermBuilder::differenceAddends(L, R, Addends);
+    // Bounded coefficients and counts: the 64-bit sums cannot wrap.
+    if (Addends.size() > 64 ||
+        llvm::any_of(Addends, [](const auto &A) { return A.second > 65536 || A.second < -65536; }) ||
+        llvm::none_of(Addends, [](const auto &A) { return A.second == 0; }))
+      return std::nullopt;
+    llvm::SMTExprRef Sides[2] = {Z.bv(0, 64), Z.bv(0, 64)};
+    for (auto [A, C] : Addends) {
+      if (C == 0)
+        continue;
+      llvm::SMTExprRef Wide = S.mkBVSignExt(64 - A->Width, lower(A));
+      if (C != 1 && C != -1)
+        Wide = S.mkBVMul(Wide, Z.bv(static_cast<uint64_t>(C < 0 ? -C : C), 64));
+      Sides[C < 0] = S.mkBVAdd(Sides[C < 0], Wide);
+    }
+    Cancelled = true;
+    switch (T->Op) {
+    case TermOp::Eq: return Z.boolToBV(S.mkEqual(Sides[0], Sides[1]));
+    case TermOp::Ne: return Z.boolToBV(S.mkNot(S.mkEqual(Sides[0], Sides[1])));
+    case TermOp::SLt: return Z.boolToBV(S.mkBVSlt(Sides[0], Sides[1]));
+    default: return Z.boolToBV(S.mkBVSle(Sides[0], Sides[1]));
+    }
+  }
+
+  llvm::SMTExprRef compute(TermRef T) {
+    unsigned W = T->Width;
+    switch (T->Op) {
+    case TermOp::Const: return Z.bv(T->Value, W);
+    case TermOp::ThreadX: return L.X;
+    case TermOp::ThreadY: return L.Y;
+    case TermOp::ThreadZ: return L.Z;
+    case TermOp::HardwareLane: return L.HwLane;
+    case TermOp::BlockDimX: return Dx;
+    case TermOp::BlockDimY: return Dy;
+    case TermOp::BlockDimZ: return Dz;
+    case TermOp::Uniform: {
+      llvm::SMTExprRef U = Z.alignedSymbol("u" + std::to_string(T->Id), W, T->KnownZeroBits);
+      if (T->UpperBound)
+        S.addConstraint(S.mkBVUle(U, Z.bv(T->UpperBound, W)));
+      return U;
+    }
+    case TermOp::PerLane:
+      return Z.symbol("p" + std::to_string(T->Id) + L.Tag, W);
+    default:
+      break;
+    }
+    // Lane-independent arithmetic the solver handles badly: nonlinear terms,
+    // and rounded bounds (`(x / 8) * 8`, `x - x % 8`) whose only use is
+    // their alignment. Keeping the known zero bits keeps what the question
+    // needs (a bound that is a multiple of 8 never splits an 8-lane group).
+    if (Abstract && !T->LaneDependent &&
+        (hasNonlinearOp(T, Nonlinear) ||
+         (hasDivision(T, Divisions) && TermBuilder::knownZeroBits(T, Aligned) > 0))) {
+      auto [Id, New] = Z.AbstractIds.try_emplace(T, Z.AbstractIds.size());
+      (void)New;
+      return Z.alignedSymbol("a" + std::to_string(Id->second), W,
+                             TermBuilder::knownZeroBits(T, Aligned));
+    }
+    if (T->Op == TermOp::Ite) {
+      llvm::SMTExprRef C = lower(T->Ops[0]);
+      ++InsideSelectArm;
+      llvm::SMTExprRef A = lower(T->Ops[1]), B = lower(T->Ops[2]);
+      --InsideSelectArm;
+      return S.mkIte(S.mkEqual(C, Z.bv(1, 1)), A, B);
+    }
+    if (CancelCommonAddends)
+      if (std::optional<llvm::SMTExprRef> C = cancelledComparison(T))
+        return *C;
+    llvm::SMTExprRef A = lower(T->Ops[0]);
+    switch (T->Op) {
+    case TermOp::Not: return S.mkBVNot(A);
+    case TermOp::ZExt: return S.mkBVZeroExt(W - T->Ops[0]->Width, A);
+    case TermOp::SExt: return S.mkBVSignExt(W - T->Ops[0]->Width, A);
+    case TermOp::Trunc: return S.mkBVExtract(W - 1, 0, A);
+    default: break;
+    }
+    llvm::SMTExprRef B = lower(T->Ops[1]);
+    assumeNoSignedWrap(T, A, B);
+    switch (T->Op) {
+    case TermOp::Add: return S.mkBVAdd(A, B);
+    case TermOp::Sub: return S.mkBVSub(A, B);
+    case TermOp::Mul: return S.mkBVMul(A, B);
+    case TermOp::UDiv: return S.mkBVUDiv(A, B);
+    case TermOp::SDiv: return S.mkBVSDiv(A, B);
+    case TermOp::URem: return S.mkBVURem(A, B);
+    case TermOp::SRem: return S.mkBVSRem(A, B);
+    case TermOp::Shl: return S.mkBVShl(A, B);
+    case TermOp::LShr: return S.mkBVLshr(A, B);
+    case TermOp::AShr: return S.mkBVAshr(A, B);
+    case TermOp::And: return S.mkBVAnd(A, B);
+    case TermOp::Or: return S.mkBVOr(A, B);
+    case TermOp::Xor: return S.mkBVXor(A, B);
+    case TermOp::Eq: return Z.boolToBV(S.mkEqual(A, B));
+    case TermOp::Ne: return Z.boolToBV(S.mkNot(S.mkEqual(A, B)));
+    case TermOp::ULt: return Z.boolToBV(S.mkBVUlt(A, B));
+    case TermOp::ULe: return Z.boolToBV(S.mkBVUle(A, B));
+    case TermOp::SLt: return Z.boolToBV(S.mkBVSlt(A, B));
+    case TermOp::SLe: return Z.boolToBV(S.mkBVSle(A, B));
+    default: return Z.bv(0, W);
+    }
+  }
+};
+} // namespace
+
+namespace {
+/// The warp model in the solver: the block's shape and two lanes A, B of one
+/// aligned group of GroupSize lanes, with their thread positions.
+struct WarpModel {
+  llvm::SMTExprRef Dx, Dy, Dz;
+  llvm::SMTExprRef LaneA, LaneB; ///< 5-bit lane ids
+  Lowering::Lane A, B;
+};
+} // namespace
+
+/// A reset solver with this prover's effort bounds.
+static llvm::SMTSolver &freshSolver(std::unique_ptr<UniformityProver::Solver> &Z3,
+                                    unsigned WallClockLimitMs) {
+  if (!Z3) {
+    Z3 = std::make_unique<UniformityProver::Solver>();
+    Z3->S = llvm::CreateZ3Solver();
+  }
+  llvm::SMTSolver &S = *Z3->S;
+  S.reset();
+  // Deterministic effort bound first (machine load must not change answers),
+  // wall-clock bound as a backstop.
+  S.setUnsignedParam("rlimit", 4000000);
+  if (WallClockLimitMs)
+    S.setUnsignedParam("timeout", WallClockLimitMs);
+  Z3->AbstractIds.clear();
+  return S;
+}
+
+/// States the warp model (CUDA's block limits, how lanes sit in threadIdx).
+static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool Aligned,
+                           WarpModel &M) {
+  llvm::SMTSolver &S = *Z.S;
+  llvm::SMTExprRef &Dx = M.Dx, &Dy = M.Dy, &Dz = M.Dz;
+  Dx = Z.symbol("ntid.x", 32);
+  Dy = Z.symbol("ntid.y", 32);
+  Dz = Z.symbol("ntid.z", 32);
+  llvm::SMTExprRef One = Z.bv(1, 32);
+  S.addConstraint(S.mkBVUge(Dx, One));
+  S.addConstraint(S.mkBVUge(Dy, One));
+  S.addConstraint(S.mkBVUge(Dz, One));
+  S.addConstraint(S.mkBVUle(Dx, Z.bv(1024, 32)));
+  S.addConstraint(S.mkBVUle(Dy, Z.bv(1024, 32)));
+  S.addConstraint(S.mkBVUle(Dz, Z.bv(64, 32)));
+  unsigned GroupBits = llvm::Log2_32(GroupSize);
+  llvm::SMTExprRef LaneA = Z.symbol("lane.A", 5), LaneB = Z.symbol("lane.B", 5);
+  M.LaneA = LaneA;
+  M.LaneB = LaneB;
+  if (GroupBits < 5)
+    S.addConstraint(S.mkEqual(S.mkBVExtract(4, GroupBits, LaneA),
+                              S.mkBVExtract(4, GroupBits, LaneB)));
+  Lowering::Lane &A = M.A, &B = M.B;
+  A = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneA), ".A"};
+  B = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneB), ".B"};
+  if (Aligned) {
+    // blockDim.x % 32 == 0: a warp is 32 consecutive x of one row.
+    S.addConstraint(S.mkEqual(S.mkBVExtract(4, 0, Dx), Z.bv(0, 5)));
+    llvm::SMTExprRef WarpX = Z.symbol("warp.x", 27);
+    A.X = S.mkBVConcat(WarpX, LaneA);
+    B.X = S.mkBVConcat(WarpX, LaneB);
+    A.Y = B.Y = Z.symbol("tid.y", 32);
+    A.Z = B.Z = Z.symbol("tid.z", 32);
+  } else {
+    // The general model: both lanes' linear ids lie in one warp.
+    llvm::SMTExprRef Warp = Z.symbol("warp", 27);
+    S.addConstraint(S.mkBVUle(S.mkBVMul(Dx, S.mkBVMul(Dy, Dz)), Z.bv(1024, 32)));
+    for (Lowering::Lane *L : {&A, &B}) {
+      std::string Tag = L->Tag;
+      L->X = Z.symbol("tid.x" + Tag, 32);
+      L->Y = Z.symbol("tid.y" + Tag, 32);
+      L->Z = Z.symbol("tid.z" + Tag, 32);
+      llvm::SMTExprRef Linear =
+          S.mkBVAdd(L->X, S.mkBVMul(Dx, S.mkBVAdd(L->Y, S.mkBVMul(Dy, L->Z))));
+      S.addConstraint(S.mkEqual(Linear, S.mkBVConcat(Warp, L == &A ? LaneA : LaneB)));
+    }
+  }
+  for (Lowering::Lane *L : {&A, &B}) {
+    S.addConstraint(S.mkBVUlt(L->X, Dx));
+    S.addConstraint(S.mkBVUlt(L->Y, Dy));
+    S.addConstraint(S.mkBVUlt(L->Z, Dz));
+  }
+}
+
+UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) {
+#if LLVM_WITH_Z3
+  // First with the shared addends of compared sums cancelled: "no two lanes
+  // disagree" there holds for the term as written. A disagreement there (it
+  // may need an overflow the program does not have), or no answer within the
+  // limits, is asked again of the term as written.
+  std::optional<bool> Sat;
+  for (bool Cancel : {true, false}) {
+    llvm::SMTSolver &S = freshSolver(Z3, WallClockLimitMs);
+    Solver &Z = *Z3;
+    WarpModel M;
+    setUpWarpModel(Z, GroupSize, Aligned, M);
+    llvm::DenseMap<TermRef, bool> Nonlinear;
+    Lowering LA(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
+    Lowering LB(S, Z, M.B, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
+    LA.CancelCommonAddends = LB.CancelCommonAddends = Cancel;
+    S.addConstraint(S.mkNot(S.mkEqual(LA.lower(T), LB.lower(T))));
+    // Nothing cancelled: this already is the query as written, asked once.
+    bool Weaker = LA.Cancelled || LB.Cancelled;
+
+    auto Start = std::chrono::steady_clock::now();
+    Sat = S.check();
+    double Seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    Stats.SolverSeconds += Seconds;
+    ++Stats.SolverQueries;
+    if (!Weaker || (Sat && !*Sat))
+      break;
+  }
+  if (!Sat) {
+    ++Stats.Unknown;
+    return Answer::Unknown;
+  }
+  if (*Sat) {
+    ++Stats.SolverVarying;
+    return Answer::Varying;
+  }
+  ++Stats.ProvedUniform;
+  return Answer::Uniform;
+#else
+  ++Stats.Unknown;
+  return Answer::Unknown;
+#endif
+}
+
+//===----------------------------------------------------------------------===//
+// Questions about a pair of lanes
+//===----------------------------------------------------------------------===//
+
+bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWitness &Witness) {
+  llvm::DenseMap<unsigned, unsigned> BoundIndex; // leaf id -> binding
+  for (unsigned I = 0; I < Q.Bindings.size(); ++I)
+    BoundIndex[Q.Bindings[I].Leaf->Id] = I;
+  bool UsesLaneB = llvm::any_of(Q.Bindings, [](const auto &B) { return B.InLaneB; });
+  llvm::DenseSet<TermRef> Seen;
+  llvm::SmallVector<TermRef, 16> Leaves;
+  collectLeaves(Q.Relation, Seen, Leaves);
+  for (const auto &B : Q.Bindings)
+    collectLeaves(B.Value, Seen, Leaves);
+  std::mt19937_64 Rng(0x1a4e5 + Leaves.size() * 7919 + Q.Bindings.size());
+  constexpr unsigned Samples = 48;
+  for (unsigned S = 0; S < Samples; ++S) {
+    SampledWarp W = drawWarp(Rng, Aligned);
+    SampleLeaves Sample(Rng, S);
+    for (TermRef L : Leaves)
+      if (L->Op == TermOp::Uniform && !BoundIndex.count(L->Id))
+        Sample.drawUniform(*L);
+    uint64_t Threads = W.Dx * W.Dy * W.Dz;
+    unsigned Lanes = static_cast<unsigned>(std::min<uint64_t>(32, Threads - W.Warp * 32));
+    // The value of every binding in every lane of this warp.
+    llvm::SmallVector<llvm::SmallVector<uint64_t, 32>, 6> Table(Q.Bindings.size());
+    bool Undefined = false;
+    for (unsigned Lane = 0; Lane < Lanes && !Undefined; ++Lane) {
+      LaneValues V = Sample.lane(W, Lane);
+      for (unsigned I = 0; I < Q.Bindings.size() && !Undefined; ++I)
+        Table[I].push_back(evaluate(Q.Bindings[I].Value, V, &Undefined));
+    }
+    if (Undefined)
+      continue; // a signed overflow: not an execution of the program
+    LaneValues R;
+    unsigned A = 0, B = 0;
+    R.Leaf = [&](const Term &Leaf) -> uint64_t {
+      auto It = BoundIndex.find(Leaf.Id);
+      if (It != BoundIndex.end())
+        return Table[It->second][Q.Bindings[It->second].InLaneB ? B : A];
+      return Leaf.Op == TermOp::Uniform ? Sample.uniform().lookup(Leaf.Id) : 0;
+    };
+    for (A = 0; A < Lanes; ++A)
+      for (B = UsesLaneB ? 0 : A; B < (UsesLaneB ? Lanes : A + 1); ++B) {
+        bool RelationUndefined = false;
+        if (!evaluate(Q.Relation, R, &RelationUndefined) || RelationUndefined)
+          continue;
+        Witness.LaneA = A;
+        Witness.LaneB = B;
+        Witness.Values.clear();
+        for (unsigned I = 0; I < Q.Bindings.size(); ++I)
+          Witness.Values.push_back(Table[I][Q.Bindings[I].InLaneB ? B : A]);
+        Witness.FromSolver = false;
+        return true;
+      }
+  }
+  return false;
+}
+
+UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery &Q,
+                                                            LanePairWitness &Witness) {
+#if LLVM_WITH_Z3
+  llvm::SMTSolver &S = freshSolver(Z3, WallClockLimitMs);
+  Solver &Z = *Z3;
+  WarpModel M;
+  setUpWarpModel(Z, 32, Aligned, M);
+  llvm::DenseMap<TermRef, bool> Nonlinear;
+  // A witness must be an execution of the model, so no subterm is replaced
+  // by a weaker symbol here (that only serves proofs of uniformity).
+  Lowering LA(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
+  Lowering LB(S, Z, M.B, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
+  Lowering LR(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
+  LA.Abstract = LB.Abstract = LR.Abstract = false;
+  llvm::SmallVector<llvm::SMTExprRef, 6> Bound;
+  for (unsigned I = 0; I < Q.Bindings.size(); ++I) {
+    const LanePairQuery::Binding &B = Q.Bindings[I];
+    llvm::SMTExprRef Value = (B.InLaneB ? LB : LA).lower(B.Value);
+    llvm::SMTExprRef Symbol = Z.symbol("bound" + std::to_string(I), B.Value->Width);
+    S.addConstraint(S.mkEqual(Symbol, Value));
+    LR.Memo[B.Leaf] = Symbol;
+    Bound.push_back(Symbol);
+  }
+  S.addConstraint(S.mkEqual(LR.lower(Q.Relation), Z.bv(1, 1)));
+
+  auto Start = std::chrono::steady_clock::now();
+  std::optional<bool> Sat = S.check();
+  Stats.SolverSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  ++Stats.SolverQueries;
+  if (!Sat) {
+    ++Stats.Unknown;
+    return Existence::Unknown;
+  }
+  if (!*Sat) {
+    ++Stats.ProvedUniform;
+    return Existence::NoneExists;
+  }
+  ++Stats.SolverVarying;
+  // The witness from the model; a value the model leaves open makes the
+  // answer unusable for a message, so it is Unknown then.
+  auto Read = [&](const llvm::SMTExprRef &E, unsigned Width, uint64_t &Out) {
+    llvm::APSInt V(Width, /*isUnsigned=*/true);
+    if (!S.getInterpretation(E, V))
+      return false;
+    Out = V.getZExtValue();
+    return true;
+  };
+  uint64_t LaneA = 0, LaneB = 0;
+  if (!Read(M.LaneA, 5, LaneA) || !Read(M.LaneB, 5, LaneB))
+    return Existence::Unknown;
+  Witness.LaneA = static_cast<unsigned>(LaneA);
+  Witness.LaneB = static_cast<unsigned>(LaneB);
+  Witness.Values.clear();
+  for (unsigned I = 0; I < Bound.size(); ++I) {
+    uint64_t V = 0;
+    if (!Read(Bound[I], Q.Bindings[I].Value->Width, V))
+      return Existence::Unknown;
+    Witness.Values.push_back(V);
+  }
+  Witness.FromSolver = true;
+  return Existence::Exists;
+#else
+  (void)Q;
+  (void)Witness;
+  ++Stats.Unknown;
+  return Existence::Unknown;
+#endif
+}
+
+UniformityProver::UniformityProver(bool WarpAlignedBlocks, unsigned WallClockLimitMs)
+    : Aligned(WarpAlignedBlocks), WallClockLimitMs(WallClockLimitMs) {}
+
+UniformityProver::~UniformityProver() {
+  std::lock_guard<std::mutex> Lock(TotalsMutex);
+  processTotals().add(Stats);
+}
+
+/// A key equal for terms that differ only in the names of their leaves
+/// (`gid < n` of one kernel and `gid < m` of the next): leaves are numbered
+/// by first appearance, with what is known of them.
+static void canonicalKey(TermRef T, llvm::DenseMap<TermRef, unsigned> &Numbers,
+                         llvm::raw_ostream &OS) {
+  auto It = Numbers.find(T);
+  if (It != Numbers.end()) {
+    OS << '#' << It->second;
+    return;
+  }
+  unsigned N = Numbers.size();
+  Numbers[T] = N;
+  OS << '(' << static_cast<unsigned>(T->Op) << ':' << T->Width << (T->NoSignedWrap ? "n" : "");
+  if (T->isConst())
+    OS << '=' << T->Value;
+  if (T->Op == TermOp::Uniform)
+    OS << 'z' << T->KnownZeroBits << 'b' << T->UpperBound;
+  for (TermRef O : T->Ops) {
+    OS << ' ';
+    canonicalKey(O, Numbers, OS);
+  }
+  OS << ')';
+}
+
+namespace {
+/// Answers the solver settled, shared by every prover of the process: the
+/// arch passes of one file (and, in warp-clangd or the plugin, the files of
+/// one session) ask the same questions of the same headers, and an answer
+/// depends only on the
+/// canonical term, the group size and the warp model. Unknown answers are
+/// not shared (a wall-clock limit made them). Bounded: cleared when full.
+class SharedAnswers {
+public:
+  std::optional<UniformityProver::Answer> find(const std::string &Key) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = Answers.find(Key);
+    if (It == Answers.end())
+      return std::nullopt;
+    return It->second;
+  }
+  void insert(const std::string &Key, UniformityProver::Answer A) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Answers.size() >= MaxEntries)
+      Answers.clear();
+    Answers.emplace(Key, A);
+  }
+
+private:
+  static constexpr size_t MaxEntries = 100000;
+  std::mutex Mutex;
+  std::unordered_map<std::string, UniformityProver::Answer> Answers;
+};
+SharedAnswers &sharedAnswers() {
+  static SharedAnswers S;
+  return S;
+}
+} // namespace
+
+UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned GroupSize) {
+  ++Stats.Questions;
+  if (!T->LaneDependent)
+    return Answer::Uniform;
+  if (GroupSize <= 1)
+    return Answer::Uniform;
+  auto Asked = ByTerm.find({T, GroupSize});
+  if (Asked != ByTerm.end()) {
+    ++Stats.CacheHits;
+    return Asked->second;
+  }
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  llvm::DenseMap<TermRef, unsigned> Numbers;
+  canonicalKey(T, Numbers, OS);
+  OS << '/' << GroupSize;
+  auto It = Cache.find(OS.str());
+  if (It != Cache.end()) {
+    ++Stats.CacheHits;
+    ByTerm[{T, GroupSize}] = It->second;
+    return It->second;
+  }
+  const std::string Key = OS.str();
+  const std::string SharedKey = (Aligned ? "a/" : "u/") + Key;
+  Answer A;
+  bool Sampled = samplingFindsDisagreement(T, GroupSize);
+  if (Sampled) {
+    ++Stats.SampledVarying;
+    A = Answer::Varying;
+  } else if (std::optional<Answer> Known = sharedAnswers().find(SharedKey)) {
+    ++Stats.SharedHits;
+    A = *Known;
+  } else {
+    A = prove(T, GroupSize);
+    if (A != Answer::Unknown)
+      sharedAnswers().insert(SharedKey, A);
+  }
+  Cache[Key] = A;
+  ByTerm[{T, GroupSize}] = A;
+  if (getenv("WARP_TIDY_DEBUG_PROVER")) {
+    llvm::errs() << "prover: group " << GroupSize << " "
+                 << (A == Answer::Uniform ? "uniform" : A == Answer::Varying ? "varying" : "unknown")
+                 << (Sampled ? " (sampled)" : " (solver)") << ": ";
+    printTerm(T, llvm::errs());
+    llvm::errs() << "\n";
+  }
+  return A;
+}
+
+UniformityProver::Existence UniformityProver::existsLanePair(const LanePairQuery &Q,
+                                                             LanePairWitness *Witness) {
+  ++Stats.Questions;
+  // The same question about the same mask comes from several checks (and
+  // template instances): cache by the canonical form of relation and
+  // bindings, leaves renamed by first appearance.
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  llvm::DenseMap<TermRef, unsigned> Numbers;
+  canonicalKey(Q.Relation, Numbers, OS);
+  for (const LanePairQuery::Binding &B : Q.Bindings) {
+    OS << (B.InLaneB ? " B" : " A");
+    canonicalKey(B.Leaf, Numbers, OS);
+    canonicalKey(B.Value, Numbers, OS);
+  }
+  auto It = PairCache.find(OS.str());
+  if (It != PairCache.end()) {
+    ++Stats.CacheHits;
+    if (Witness)
+      *Witness = It->second.second;
+    return It->second.first;
+  }
+  const std::string Key = OS.str();
+  LanePairWitness W;
+  Existence E;
+  if (samplingFindsLanePair(Q, W)) {
+    ++Stats.SampledVarying;
+    E = Existence::Exists;
+  } else {
+    E = solveLanePair(Q, W);
+  }
+  PairCache[Key] = {E, W};
+  if (Witness)
+    *Witness = W;
+  return E;
+}
+
+} // namespace warp_tidy

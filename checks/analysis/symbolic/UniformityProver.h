@@ -1,0 +1,149 @@
+//===--- UniformityProver.h - Can two lanes of a warp disagree on a value? ===//
+//
+// The question behind every "is this branch divergent" after the taint
+// analysis has said "it may be": can two lanes of the same warp (or of the
+// same aligned group of G lanes, for cooperative-groups tiles of size G)
+// evaluate a term differently?
+//
+// The warp model (CUDA Programming Guide, "SIMT architecture"): warps are
+// formed from the linear thread id  x + Dx * (y + Dy * z); lane = linear %
+// 32, warp = linear / 32. With AssumeWarpAlignedBlocks (blockDim.x % 32 ==
+// 0) that is: the lanes of a warp share y, z and x / 32 and differ in x % 32.
+//
+// Two steps, cheap first:
+//  1. Sampling. The term is evaluated on concrete blocks, warps and values of
+//     its uniform leaves, for every lane of the warp. A disagreement found
+//     there is a real one (a counterexample of the model): the answer is
+//     Varying and no solver runs. Most thread-varying conditions (`lane ==
+//     0`, data loaded per lane) end here.
+//  2. Proof. Otherwise Z3, through LLVM's SMT API, is asked whether
+//     term(A) != term(B) is satisfiable for two lanes A, B of one group.
+//     Lane-independent subterms with nonlinear arithmetic (blockIdx.x *
+//     blockDim.x) are replaced by fresh uniform symbols that keep only their
+//     known zero low bits: a weaker model, so UNSAT still proves uniformity,
+//     and the solver sees little more than lane arithmetic. Only UNSAT makes
+//     a value uniform; SAT, unknown or a resource-limit hit keep the taint's
+//     answer. Every query is bounded by a deterministic resource limit (so
+//     results do not depend on machine load) and a time limit as backstop.
+//
+// Answers are cached per (term, group size); terms are hash-consed, so the
+// same condition asked again (the divergence fixpoint repeats questions)
+// costs a map lookup.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_ANALYSIS_UNIFORMITYPROVER_H
+#define WARP_TIDY_ANALYSIS_UNIFORMITYPROVER_H
+
+#include "symbolic/SymbolicTerm.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <map>
+#include <memory>
+#include <string>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace warp_tidy {
+
+/// Counters for the benchmark and `WARP_TIDY_SOLVER_STATS`.
+struct ProverStats {
+  unsigned Questions = 0;      ///< sameInGroup calls (cache hits included)
+  unsigned CacheHits = 0;
+  unsigned SampledVarying = 0; ///< disproved by sampling, no solver
+  unsigned SharedHits = 0;     ///< settled by another prover of the process
+  unsigned SolverQueries = 0;
+  unsigned ProvedUniform = 0;  ///< solver said UNSAT
+  unsigned SolverVarying = 0;  ///< solver said SAT
+  unsigned Unknown = 0;        ///< resource or time limit, or no solver
+  double SolverSeconds = 0;
+
+  void add(const ProverStats &O);
+  void print(llvm::raw_ostream &OS) const;
+};
+
+/// A question about two lanes A and B of one warp (A == B allowed): is there
+/// an execution in which the width-1 term Relation is 1? Relation is written
+/// over *bound* leaves: each Binding names a uniform leaf of Relation that
+/// stands for the value of a term in lane A or in lane B (the lane id of B is
+/// bound to HardwareLane in lane B, a mask of A to the mask term in lane A).
+/// Every other uniform leaf (a kernel parameter) has one value shared by both
+/// lanes, as in the warp; per-lane leaves may differ. Relation itself should
+/// not read the thread's position: bind what it needs.
+struct LanePairQuery {
+  struct Binding {
+    TermRef Leaf;  ///< a uniform leaf of Relation
+    TermRef Value; ///< what it stands for
+    bool InLaneB;  ///< evaluated in lane B (else lane A)
+  };
+  TermRef Relation = nullptr;
+  llvm::SmallVector<Binding, 6> Bindings;
+};
+
+/// Two lanes for which a LanePairQuery's relation holds, with the value of
+/// each binding (in the order of the query's bindings).
+struct LanePairWitness {
+  unsigned LaneA = 0, LaneB = 0;
+  llvm::SmallVector<uint64_t, 6> Values;
+  bool FromSolver = false; ///< found by Z3 (else by sampling)
+};
+
+class UniformityProver {
+public:
+  enum class Answer { Uniform, Varying, Unknown };
+  enum class Existence { Exists, NoneExists, Unknown };
+
+  /// \p WallClockLimitMs bounds each solver query in wall-clock time, a
+  /// backstop besides the deterministic effort bound (rlimit) that makes
+  /// answers independent of the machine; 0: no wall-clock bound (tests, so
+  /// that machine load cannot turn an answer into Unknown).
+  /// 20 s: far above what the effort bound allows on an idle machine, so
+  /// that load does not decide answers (at 2 s, proofs of 100-300 ms timed
+  /// out under a load of 10 on 2 cores and brought a false positive back).
+  static constexpr unsigned DefaultWallClockLimitMs = 20000;
+  explicit UniformityProver(bool WarpAlignedBlocks,
+                            unsigned WallClockLimitMs = DefaultWallClockLimitMs);
+  ~UniformityProver();
+
+  /// Do all lanes of every aligned group of \p GroupSize lanes (32: the
+  /// warp; 2..16: a cooperative-groups tile) hold the same value of \p T?
+  Answer sameInGroup(TermRef T, unsigned GroupSize = 32);
+
+  /// Is there a pair of lanes of one warp for which \p Q's relation holds?
+  /// Sampling first (a hit is a real execution of the model), then Z3: SAT
+  /// gives a witness from its model, UNSAT proves that no lane pair of any
+  /// warp satisfies it ("P holds for all lanes" is "not P exists nowhere").
+  /// \p Witness is filled when the answer is Exists.
+  Existence existsLanePair(const LanePairQuery &Q, LanePairWitness *Witness = nullptr);
+
+  const ProverStats &stats() const { return Stats; }
+  /// The Z3 session (an implementation detail, public for the lowering).
+  struct Solver;
+  /// Totals over every prover of this process (printed at exit when the
+  /// environment variable WARP_TIDY_SOLVER_STATS is set).
+  static ProverStats &processTotals();
+
+private:
+  bool samplingFindsDisagreement(TermRef T, unsigned GroupSize);
+  Answer prove(TermRef T, unsigned GroupSize);
+  bool samplingFindsLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
+  Existence solveLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
+
+  bool Aligned;
+  unsigned WallClockLimitMs;
+  ProverStats Stats;
+  std::map<std::string, Answer> Cache; ///< by canonical term and group size
+  /// By the term itself: terms are built once per distinct value, so the
+  /// same question (the next round, another check) skips the canonical key,
+  /// which is as long as the term. (The terms asked of a prover come from
+  /// one TermBuilder that lives as long as it: the unit's WarpAnalysisCache.)
+  llvm::DenseMap<std::pair<TermRef, unsigned>, Answer> ByTerm;
+  std::map<std::string, std::pair<Existence, LanePairWitness>> PairCache;
+  std::unique_ptr<Solver> Z3;
+};
+
+} // namespace warp_tidy
+
+#endif
