@@ -10,13 +10,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArchPasses.h"
+#include "DiagnosticKinds.h"
 #include "PrecompiledPrologue.h"
 #include "SkippedWarpCode.h"
 #include "UserCodeScope.h"
 #include "arch/ArchGuards.h"
 #include "arch/TargetArchs.h"
 #include "clang-tidy/ClangTidy.h"
-#include "clang-tidy/ClangTidyModuleRegistry.h"
+#include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -288,11 +289,6 @@ unsigned nextArch(const std::vector<Site> &Uncovered, const std::vector<unsigned
 std::string key(const ClangTidyError &E) {
   return E.DiagnosticName + "\x1f" + E.Message.FilePath + "\x1f" +
          std::to_string(E.Message.FileOffset) + "\x1f" + E.Message.Message;
-}
-
-bool isCompilerError(const ClangTidyError &E) {
-  return E.DiagLevel == ClangTidyError::Error &&
-         llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
 }
 
 /// "sm_75", "sm_80 to sm_89", "sm_90 and newer" pieces over the known archs.

@@ -21,10 +21,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaInstallation.h"
+#include "InputFiles.h"
 #include "NvccTranslation.h"
 #include "WarpCompilationDatabase.h"
 #include "clang/Tooling/CompilationDatabase.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <memory>
 #include <optional>
@@ -35,18 +35,13 @@ using clang::tooling::CompileCommand;
 namespace warp_tidy {
 namespace {
 
-bool isCudaFile(llvm::StringRef Path) {
-  llvm::StringRef Ext = llvm::sys::path::extension(Path);
-  return Ext == ".cu" || Ext == ".cuh";
-}
-
 /// Commands warp-tidy would analyse differently from a plain clang parse:
 /// nvcc lines (clang cannot read them) and CUDA units (analysed as one
 /// device pass for the lowest target arch). C and C++ units compiled by gcc
 /// or clang stay exactly as clangd would see them.
 bool needsTranslation(const CompileCommand &Command) {
   return (!Command.CommandLine.empty() && isNvcc(Command.CommandLine.front())) ||
-         isCudaFile(Command.Filename);
+         isCudaSourceName(Command.Filename);
 }
 
 /// The project's database with every nvcc / CUDA command translated. Files

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BuildInfo.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -31,13 +32,6 @@
 #include "llvm/Support/Process.h"
 #include <optional>
 #include <string>
-
-#ifndef WARP_TIDY_VERSION
-#define WARP_TIDY_VERSION "unknown"
-#endif
-#ifndef WARP_TIDY_DOCS_URL
-#define WARP_TIDY_DOCS_URL ""
-#endif
 
 namespace clang::clangd {
 class ThreadsafeFS;

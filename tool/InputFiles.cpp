@@ -13,6 +13,14 @@ bool isCudaSourceName(llvm::StringRef Path) {
   return Ext == ".cu" || Ext == ".cuh";
 }
 
+std::string pathInDirectory(llvm::StringRef Path, llvm::StringRef Directory) {
+  if (llvm::sys::path::is_absolute(Path) || Directory.empty())
+    return Path.str();
+  llvm::SmallString<256> Full(Directory);
+  llvm::sys::path::append(Full, Path);
+  return Full.str().str();
+}
+
 static std::string absolute(llvm::StringRef Path) {
   llvm::SmallString<256> Abs(Path);
   llvm::sys::fs::make_absolute(Abs);

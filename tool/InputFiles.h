@@ -24,8 +24,13 @@ struct ExpandedInputs {
   std::map<std::string, std::string> Errors; ///< Path -> why it is unusable.
 };
 
-/// True for the extensions warp-tidy picks up when walking a directory.
+/// True for the extensions warp-tidy picks up when walking a directory,
+/// and that make a file CUDA wherever it is named (.cu, .cuh).
 bool isCudaSourceName(llvm::StringRef Path);
+
+/// \p Path as a command run in \p Directory names it: a relative path is
+/// joined to \p Directory (when there is one), nothing else changes.
+std::string pathInDirectory(llvm::StringRef Path, llvm::StringRef Directory);
 
 /// Turns each argument into files: a file stays as it is (whatever its
 /// extension: the user asked for it), a directory becomes every .cu/.cuh

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NvccTranslation.h"
+#include "InputFiles.h"
 #include "clang/Options/Options.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -98,25 +99,16 @@ bool takeValue(llvm::ArrayRef<std::string> Tokens, size_t &I,
   return false;
 }
 
-bool hasCudaExtension(llvm::StringRef Path) {
-  llvm::StringRef Ext = llvm::sys::path::extension(Path);
-  return Ext == ".cu" || Ext == ".cuh";
-}
-
 /// Reads `--options-file` / `@file` contents, tokenised like a shell would,
 /// relative paths resolved against the command's directory.
 void expandResponseFile(llvm::StringRef Path, llvm::StringRef Directory,
                         std::vector<std::string> &Out, unsigned Depth) {
-  llvm::SmallString<256> Full(Path);
-  if (!llvm::sys::path::is_absolute(Full) && !Directory.empty()) {
-    Full = Directory;
-    llvm::sys::path::append(Full, Path);
-  }
+  std::string Full = pathInDirectory(Path, Directory);
   auto Buffer = llvm::MemoryBuffer::getFile(Full);
   if (!Buffer || Depth > 8) {
     // Keep going without it: the unit may still parse; if an include path
     // was inside, clang will say which header it could not find.
-    Out.push_back("--warp-tidy-unreadable-options-file=" + Full.str().str());
+    Out.push_back("--warp-tidy-unreadable-options-file=" + Full);
     return;
   }
   llvm::BumpPtrAllocator Alloc;
@@ -417,7 +409,7 @@ TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
         T.starts_with("--Werror") || T.starts_with("-Wno-deprecated-gpu"))
       continue;
 
-    if (!T.starts_with("-") && hasCudaExtension(T))
+    if (!T.starts_with("-") && isCudaSourceName(T))
       Out.IsCuda = true;
     Result.push_back(T.str());
   }

@@ -2,6 +2,7 @@
 
 #include "OutputFormats.h"
 #include "ArchPasses.h"
+#include "DiagnosticKinds.h"
 #include "ResultCache.h"
 #include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -197,15 +198,6 @@ StringRef levelName(const ClangTidyError &E) {
     break;
   }
   return "warning";
-}
-
-bool isCompilerError(const ClangTidyError &E) {
-  return E.DiagLevel == ClangTidyError::Error &&
-         StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
-}
-
-bool isWarpFinding(const ClangTidyError &E) {
-  return !StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
 }
 } // namespace
 

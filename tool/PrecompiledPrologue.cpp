@@ -1,6 +1,7 @@
 //===--- PrecompiledPrologue.cpp - A shared PCH of the implicit CUDA prologue =//
 
 #include "PrecompiledPrologue.h"
+#include "DiagnosticKinds.h"
 #include "LeadingIncludes.h"
 #include "arch/ArchGuardRecord.h"
 #include "arch/ArchGuards.h"
@@ -79,12 +80,6 @@ std::chrono::system_clock::time_point modificationTime(StringRef Path, bool &Exi
   Exists = !sys::fs::status(Path, Status) && sys::fs::exists(Status);
   return Exists ? Status.getLastModificationTime()
                 : std::chrono::system_clock::time_point();
-}
-
-int64_t mtimeNs(const sys::fs::file_status &S) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             S.getLastModificationTime().time_since_epoch())
-      .count();
 }
 
 /// Records the files a PCH build opens: what the PCH was built from.
@@ -773,11 +768,6 @@ private:
   int Saved = -1;
   std::string File;
 };
-
-bool isCompilerError(const ClangTidyError &E) {
-  return E.DiagLevel == ClangTidyError::Error &&
-         StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
-}
 
 /// One analysis, as clang-tidy's runClangTidy does it (the same argument
 /// adjusters, diagnostics consumer and action), with \p Store's PCH when

@@ -39,9 +39,8 @@ std::string hashParts(ArrayRef<std::string> Parts) {
   return toHex(xxh3_128bits(arrayRefFromStringRef(Buffer)));
 }
 
-static int64_t mtimeNs(const sys::fs::file_status &S) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             S.getLastModificationTime().time_since_epoch())
+int64_t mtimeNs(sys::TimePoint<> Time) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Time.time_since_epoch())
       .count();
 }
 

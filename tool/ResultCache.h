@@ -25,6 +25,8 @@
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <optional>
@@ -40,6 +42,12 @@ struct FileStamp {
   int64_t MTimeNs = 0;
   std::string Hash; ///< Content hash (hex); empty when unreadable.
 };
+
+/// A modification time as a FileStamp records it: nanoseconds since the epoch.
+int64_t mtimeNs(llvm::sys::TimePoint<> Time);
+inline int64_t mtimeNs(const llvm::sys::fs::basic_file_status &Status) {
+  return mtimeNs(Status.getLastModificationTime());
+}
 
 /// Stamps \p Path now (size, mtime and content hash); nullopt if unreadable.
 std::optional<FileStamp> stampFile(llvm::StringRef Path);

@@ -2,6 +2,7 @@
 
 #include "WarpCompilationDatabase.h"
 #include "ArchShims.h"
+#include "InputFiles.h"
 #include "NvccTranslation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -18,11 +19,6 @@ WarpCompilationDatabase::WarpCompilationDatabase(
     CommandSettings Settings)
     : Inner(std::move(Inner)), Settings(std::move(Settings)) {}
 
-static bool isCudaSource(llvm::StringRef Path) {
-  llvm::StringRef Ext = llvm::sys::path::extension(Path);
-  return Ext == ".cu" || Ext == ".cuh";
-}
-
 static bool isHeaderName(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
   return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".inc", ".ipp",
@@ -34,12 +30,7 @@ static bool isHeaderName(llvm::StringRef Path) {
 // One that declares device code is only ever compiled as CUDA (a host
 // compiler rejects `__global__`), so that is how it is parsed.
 static bool declaresDeviceCode(llvm::StringRef Path, llvm::StringRef Directory) {
-  llvm::SmallString<256> Full(Path);
-  if (!llvm::sys::path::is_absolute(Full) && !Directory.empty()) {
-    Full = Directory;
-    llvm::sys::path::append(Full, Path);
-  }
-  auto Buffer = llvm::MemoryBuffer::getFile(Full);
+  auto Buffer = llvm::MemoryBuffer::getFile(pathInDirectory(Path, Directory));
   if (!Buffer)
     return false;
   llvm::StringRef Text = (*Buffer)->getBuffer();
@@ -48,8 +39,8 @@ static bool declaresDeviceCode(llvm::StringRef Path, llvm::StringRef Directory) 
          Pos = Text.find(Keyword, Pos + 1)) {
       // A whole word, not part of `__device__builtin` or `my__device__`.
       size_t End = Pos + Keyword.size();
-      bool WordStart = Pos == 0 || !llvm::isAlnum(Text[Pos - 1]) && Text[Pos - 1] != '_';
-      bool WordEnd = End >= Text.size() || !llvm::isAlnum(Text[End]) && Text[End] != '_';
+      bool WordStart = Pos == 0 || (!llvm::isAlnum(Text[Pos - 1]) && Text[Pos - 1] != '_');
+      bool WordEnd = End >= Text.size() || (!llvm::isAlnum(Text[End]) && Text[End] != '_');
       if (WordStart && WordEnd)
         return true;
     }
@@ -97,9 +88,9 @@ CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) co
   CompileCommand Result = Original;
   bool HasLanguage = llvm::is_contained(T.Args, "-x");
   bool DeviceHeader = !HasLanguage && isHeaderName(Original.Filename) &&
-                      (isCudaSource(Original.Filename) ||
+                      (isCudaSourceName(Original.Filename) ||
                        declaresDeviceCode(Original.Filename, Original.Directory));
-  bool Cuda = T.IsCuda || isCudaSource(Original.Filename) || DeviceHeader;
+  bool Cuda = T.IsCuda || isCudaSourceName(Original.Filename) || DeviceHeader;
   if (!Cuda) {
     // Not a CUDA unit: nothing warp-tidy checks runs on it, but it is still
     // parsed as the project compiles it, so keep the translated flags.

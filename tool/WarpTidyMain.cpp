@@ -15,9 +15,11 @@
 #include "NvccAsmEscapes.h"
 #include "ArchShims.h"
 #include "Baseline.h"
+#include "BuildInfo.h"
 #include "ChangedLines.h"
 #include "CheckSelection.h"
 #include "CudaInstallation.h"
+#include "DiagnosticKinds.h"
 #include "DiagnosticsSerialization.h"
 #include "InputFiles.h"
 #include "OutputFormats.h"
@@ -57,20 +59,12 @@
 
 using namespace llvm;
 using namespace clang::tidy;
+using warp_tidy::isCompilerError;
+using warp_tidy::isWarpFinding;
 
 extern volatile int WarpTidyModuleAnchorSource;
 static int LLVM_ATTRIBUTE_UNUSED WarpTidyModuleAnchorDestination =
     WarpTidyModuleAnchorSource;
-
-#ifndef WARP_TIDY_VERSION
-#define WARP_TIDY_VERSION "unknown"
-#endif
-#ifndef WARP_TIDY_DOCS_URL
-#define WARP_TIDY_DOCS_URL ""
-#endif
-#ifndef WARP_TIDY_CLANG_RESOURCE_DIR
-#define WARP_TIDY_CLANG_RESOURCE_DIR ""
-#endif
 
 namespace {
 
@@ -439,15 +433,6 @@ std::string dedupeKey(const ClangTidyError &E) {
          std::to_string(E.Message.FileOffset) + "\x1f" + E.Message.Message;
 }
 
-bool isCompilerError(const ClangTidyError &E) {
-  return E.DiagLevel == ClangTidyError::Error &&
-         StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
-}
-
-bool isWarpFinding(const ClangTidyError &E) {
-  return !StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
-}
-
 //===-- Worker: one file, in a child process -------------------------------===//
 
 // Records every file the analysis reads (the main file and each header, the
@@ -467,9 +452,7 @@ public:
       if (auto Status = (*File)->status())
         Files.try_emplace(warp_tidy::dependencyPath(Path, *this),
                           Opened{Status->getSize(),
-                                 std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                     Status->getLastModificationTime().time_since_epoch())
-                                     .count()});
+                                 warp_tidy::mtimeNs(Status->getLastModificationTime())});
     }
     return File;
   }
