@@ -186,6 +186,292 @@ bool isPreprocessorFlag(llvm::StringRef Flag) {
          Flag.starts_with("-std=") || Flag.starts_with("-include");
 }
 
+
+/// Args past argv[0] with response files (`@file`, `--options-file`)
+/// expanded and clang's -Xarch_ flags resolved for a device analysis, so
+/// that every flag is seen by the translation.
+std::vector<std::string> expandArguments(llvm::ArrayRef<std::string> Args,
+                                         llvm::StringRef Directory) {
+  std::vector<std::string> Tokens;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef T = Args[I];
+    if (T.starts_with("@")) {
+      expandResponseFile(T.drop_front(), Directory, Tokens, 0);
+    } else if ((T == "--options-file" || T == "-optf") && I + 1 < Args.size()) {
+      expandResponseFile(Args[++I], Directory, Tokens, 0);
+    } else if (T.starts_with("--options-file=") || T.starts_with("-optf=")) {
+      expandResponseFile(T.split('=').second, Directory, Tokens, 0);
+    } else if (T == "-Xarch_device") {
+      // clang's "pass the next flag to the device compilation only": the
+      // analysis *is* the device compilation, so the flag applies as is.
+      continue;
+    } else if (T == "-Xarch_host" && I + 1 < Args.size()) {
+      ++I; // host-only flag: not part of a device analysis
+    } else if (T.starts_with("-Xarch_device") || T.starts_with("-Xarch_host")) {
+      // `-Xarch_device=-DX` style is not a clang spelling; drop it.
+      continue;
+    } else {
+      Tokens.push_back(T.str());
+    }
+  }
+  return Tokens;
+}
+
+// Each take* below looks at Tokens[I]: if it is one of its flags, it
+// records what the flag means in Out (and the clang flags it becomes in
+// Result), moves I past the flag's value and returns true.
+
+/// Architectures: collected, re-added by the caller as one clang flag.
+bool takeArchFlag(llvm::ArrayRef<std::string> Tokens, size_t &I, unsigned OldestArch,
+                  TranslatedCommand &Out) {
+  llvm::StringRef T = Tokens[I];
+  std::string Value;
+  if (takeValue(Tokens, I, "-arch", Value) ||
+      takeValue(Tokens, I, "--gpu-architecture", Value)) {
+    archsFromArchFlag(Value, OldestArch, Out.Archs, Out.HasNativeArch);
+    return true;
+  }
+  if (takeValue(Tokens, I, "-gencode", Value) ||
+      takeValue(Tokens, I, "--generate-code", Value)) {
+    archsFromGencode(Value, Out.Archs);
+    return true;
+  }
+  if (takeValue(Tokens, I, "--cuda-gpu-arch", Value) ||
+      takeValue(Tokens, I, "--offload-arch", Value)) {
+    archsFromArchFlag(Value, OldestArch, Out.Archs, Out.HasNativeArch);
+    return true;
+  }
+  return T == "--no-cuda-gpu-arch" || T.starts_with("--no-offload-arch");
+}
+
+/// Flags without a clang counterpart in Result: the mode flags the caller
+/// sets itself, an unreadable response file, and the flags that only
+/// change what nvcc predefines (clang accepts the code they allow anyway:
+/// constexpr host functions and __device__ lambdas).
+bool takeModeFlag(llvm::StringRef T, TranslatedCommand &Out) {
+  if (T == "--cuda-device-only" || T == "--cuda-host-only" ||
+      T == "--cuda-compile-host-device" || T == "-nocudalib" ||
+      T.starts_with("--cuda-path=") || T == "-fsyntax-only")
+    return true;
+  if (T.starts_with("--warp-tidy-unreadable-options-file=")) {
+    Out.Unknown.push_back("--options-file " + T.split('=').second.str() + " (unreadable)");
+    return true;
+  }
+  if (T == "-expt-relaxed-constexpr" || T == "--expt-relaxed-constexpr") {
+    Out.RelaxedConstexpr = true;
+    return true;
+  }
+  if (T == "-expt-extended-lambda" || T == "--expt-extended-lambda" ||
+      T == "-extended-lambda" || T == "--extended-lambda") {
+    Out.ExtendedLambda = true;
+    return true;
+  }
+  if (T == "-G" || T == "--device-debug") {
+    Out.DeviceDebug = true;
+    return true;
+  }
+  return false;
+}
+
+/// Language: nvcc's `-x` applies to every input wherever it stands;
+/// clang's `-xcuda` is one token.
+bool takeLanguage(llvm::ArrayRef<std::string> Tokens, size_t &I, TranslatedCommand &Out,
+                  std::vector<std::string> &Result) {
+  llvm::StringRef T = Tokens[I];
+  std::string Value;
+  bool JoinedLanguage = T.size() > 2 && T.starts_with("-x") && T[2] != '=';
+  if (JoinedLanguage)
+    Value = T.drop_front(2).str();
+  if (!JoinedLanguage && !takeValue(Tokens, I, "-x", Value) &&
+      !takeValue(Tokens, I, "--x", Value))
+    return false;
+  if (Value == "cu" || Value == "cuda") {
+    Out.IsCuda = true;
+    Value = "cuda";
+  }
+  Result.push_back("-x");
+  Result.push_back(Value);
+  return true;
+}
+
+/// Relocatable device code.
+bool takeRelocatableCode(llvm::ArrayRef<std::string> Tokens, size_t &I,
+                         TranslatedCommand &Out, std::vector<std::string> &Result) {
+  llvm::StringRef T = Tokens[I];
+  std::string Value;
+  if (takeValue(Tokens, I, "-rdc", Value) ||
+      takeValue(Tokens, I, "--relocatable-device-code", Value)) {
+    if (Value == "true") {
+      Result.push_back("-fgpu-rdc");
+      Out.RelocatableCode = true;
+    }
+    return true;
+  }
+  if (T == "-dc" || T == "--device-c") {
+    Out.RelocatableCode = true;
+    Result.push_back("-fgpu-rdc");
+    Result.push_back("-c");
+    return true;
+  }
+  if (T == "-dw" || T == "--device-w") {
+    Result.push_back("-c");
+    return true;
+  }
+  return false;
+}
+
+/// Host compiler pass-through: keep what the preprocessor sees.
+bool takeHostCompilerFlags(llvm::ArrayRef<std::string> Tokens, size_t &I,
+                           std::vector<std::string> &Result) {
+  std::string Value;
+  if (!takeValue(Tokens, I, "-Xcompiler", Value) &&
+      !takeValue(Tokens, I, "--compiler-options", Value))
+    return false;
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  llvm::StringRef(Value).split(Parts, ',', -1, false);
+  for (llvm::StringRef P : Parts) {
+    P = P.trim().trim("\"");
+    if (isPreprocessorFlag(P))
+      Result.push_back(P.str());
+  }
+  return true;
+}
+
+/// Renamed long spellings.
+bool takeRenamed(llvm::ArrayRef<std::string> Tokens, size_t &I,
+                 std::vector<std::string> &Result) {
+  llvm::StringRef T = Tokens[I];
+  std::string Value;
+  for (const Rename &R : Renamed) {
+    if (takeValue(Tokens, I, R.Nvcc, Value)) {
+      if (R.Joined) {
+        Result.push_back(std::string(R.Clang) + Value);
+      } else if (llvm::StringRef(R.Clang) == "-O") {
+        Result.push_back("-O" + Value);
+      } else {
+        Result.push_back(R.Clang);
+        Result.push_back(Value);
+      }
+      return true;
+    }
+    if (T == R.Nvcc && llvm::StringRef(R.Clang) == "-c") {
+      Result.push_back("-c");
+      return true;
+    }
+  }
+  return false;
+}
+
+/// nvcc-only flags: dropped (with their value).
+bool takeNvccOnly(llvm::ArrayRef<std::string> Tokens, size_t &I) {
+  llvm::StringRef T = Tokens[I];
+  std::string Value;
+  for (const char *Flag : DroppedWithValue)
+    if (takeValue(Tokens, I, Flag, Value))
+      return true;
+  // nvcc's `-Werror <kind>[,<kind>]` takes a value, clang's `-Werror` not.
+  if (T == "-Werror" && I + 1 < Tokens.size() &&
+      llvm::StringRef(Tokens[I + 1]).contains_insensitive("warning") |
+          llvm::StringRef(Tokens[I + 1]).contains("-call") |
+          llvm::StringRef(Tokens[I + 1]).contains("reorder") |
+          llvm::StringRef(Tokens[I + 1]).contains("deprecated") |
+          llvm::StringRef(Tokens[I + 1]).contains("launch")) {
+    ++I;
+    return true;
+  }
+  return llvm::is_contained(DroppedAlone, T) || T.starts_with("-Werror=") ||
+         T.starts_with("--Werror") || T.starts_with("-Wno-deprecated-gpu");
+}
+
+/// The clang flags for \p Tokens (the nvcc ones rewritten or dropped),
+/// what they say about the compile recorded in \p Out.
+std::vector<std::string> translateTokens(llvm::ArrayRef<std::string> Tokens,
+                                         unsigned OldestArch, TranslatedCommand &Out) {
+  std::vector<std::string> Result;
+  for (size_t I = 0; I < Tokens.size(); ++I) {
+    llvm::StringRef T = Tokens[I];
+    if (takeArchFlag(Tokens, I, OldestArch, Out) || takeModeFlag(T, Out) ||
+        takeLanguage(Tokens, I, Out, Result) || takeRelocatableCode(Tokens, I, Out, Result) ||
+        takeHostCompilerFlags(Tokens, I, Result) || takeRenamed(Tokens, I, Result) ||
+        takeNvccOnly(Tokens, I))
+      continue;
+    if (!T.starts_with("-") && isCudaSourceName(T))
+      Out.IsCuda = true;
+    Result.push_back(T.str());
+  }
+  return Result;
+}
+
+/// The indices of \p Result to drop: whatever clang's own option table does
+/// not know (recorded in Out.Unknown; one warning, from the caller).
+std::set<unsigned> unknownFlags(const llvm::opt::InputArgList &Parsed,
+                                unsigned MissingIndex, unsigned MissingCount,
+                                llvm::ArrayRef<std::string> Result,
+                                TranslatedCommand &Out) {
+  std::set<unsigned> Drop;
+  for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_UNKNOWN)) {
+    Drop.insert(A->getIndex());
+    Out.Unknown.push_back(A->getAsString(Parsed));
+  }
+  if (MissingCount) {
+    // A flag at the very end lacks its value; drop it rather than let clang
+    // fail on it.
+    Drop.insert(MissingIndex);
+    Out.Unknown.push_back(Result[MissingIndex]);
+  }
+  return Drop;
+}
+
+/// A language given after the last input (`warp-tidy a.cpp -- -x cu`
+/// appends it there) would apply to no input in clang; nvcc applies it to
+/// all of them, and that is what the user meant: the indices of such `-x`
+/// flags and their values, to move before the first input (\p FirstInput).
+std::vector<unsigned> languagesAfterInputs(const llvm::opt::InputArgList &Parsed,
+                                           llvm::ArrayRef<std::string> Result,
+                                           const std::set<unsigned> &Drop,
+                                           std::optional<unsigned> &FirstInput) {
+  std::optional<unsigned> LastInput;
+  for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_INPUT)) {
+    if (Drop.count(A->getIndex()))
+      continue;
+    if (!FirstInput)
+      FirstInput = A->getIndex();
+    LastInput = A->getIndex();
+  }
+  std::vector<unsigned> Hoisted;
+  if (LastInput)
+    for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_x))
+      if (A->getIndex() > *LastInput && Result[A->getIndex()] == "-x" &&
+          A->getIndex() + 1 < Result.size()) {
+        Hoisted.push_back(A->getIndex());
+        Hoisted.push_back(A->getIndex() + 1);
+      }
+  return Hoisted;
+}
+
+/// Out.Args: "clang++" and \p Result as clang reads it, unknown flags
+/// dropped and late languages moved before the first input.
+void finishArgs(llvm::ArrayRef<std::string> Result, TranslatedCommand &Out) {
+  const llvm::opt::OptTable &Table = clang::getDriverOptTable();
+  llvm::SmallVector<const char *, 64> Argv;
+  for (const std::string &A : Result)
+    Argv.push_back(A.c_str());
+  unsigned MissingIndex = 0, MissingCount = 0;
+  llvm::opt::InputArgList Parsed =
+      Table.ParseArgs(Argv, MissingIndex, MissingCount,
+                      llvm::opt::Visibility(clang::options::ClangOption));
+  std::set<unsigned> Drop = unknownFlags(Parsed, MissingIndex, MissingCount, Result, Out);
+  std::optional<unsigned> FirstInput;
+  std::vector<unsigned> Hoisted = languagesAfterInputs(Parsed, Result, Drop, FirstInput);
+  Out.Args.push_back("clang++");
+  for (unsigned Index = 0; Index < Result.size(); ++Index) {
+    if (FirstInput && Index == *FirstInput)
+      for (unsigned H : Hoisted)
+        Out.Args.push_back(Result[H]);
+    if (!Drop.count(Index) && !llvm::is_contained(Hoisted, Index))
+      Out.Args.push_back(Result[Index]);
+  }
+}
 } // namespace
 
 std::vector<std::string> nvccPredefinedMacros(const TranslatedCommand &Command,
@@ -237,234 +523,10 @@ TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
   if (Args.empty())
     return Out;
   Out.FromNvcc = isNvcc(Args.front());
-
-  // Expand response files first so every flag below is seen.
-  std::vector<std::string> Tokens;
-  for (size_t I = 1; I < Args.size(); ++I) {
-    llvm::StringRef T = Args[I];
-    std::string File;
-    if (T.starts_with("@")) {
-      expandResponseFile(T.drop_front(), Directory, Tokens, 0);
-    } else if ((T == "--options-file" || T == "-optf") && I + 1 < Args.size()) {
-      expandResponseFile(Args[++I], Directory, Tokens, 0);
-    } else if (T.starts_with("--options-file=") || T.starts_with("-optf=")) {
-      expandResponseFile(T.split('=').second, Directory, Tokens, 0);
-    } else if (T == "-Xarch_device") {
-      // clang's "pass the next flag to the device compilation only": the
-      // analysis *is* the device compilation, so the flag applies as is.
-      continue;
-    } else if (T == "-Xarch_host" && I + 1 < Args.size()) {
-      ++I; // host-only flag: not part of a device analysis
-    } else if (T.starts_with("-Xarch_device") || T.starts_with("-Xarch_host")) {
-      // `-Xarch_device=-DX` style is not a clang spelling; drop it.
-      continue;
-    } else {
-      Tokens.push_back(T.str());
-    }
-  }
-
-  std::vector<std::string> Result;
-  std::string Value;
-  for (size_t I = 0; I < Tokens.size(); ++I) {
-    llvm::StringRef T = Tokens[I];
-
-    // Architectures: collected, re-added by the caller as one clang flag.
-    if (takeValue(Tokens, I, "-arch", Value) ||
-        takeValue(Tokens, I, "--gpu-architecture", Value)) {
-      archsFromArchFlag(Value, OldestArch, Out.Archs, Out.HasNativeArch);
-      continue;
-    }
-    if (takeValue(Tokens, I, "-gencode", Value) ||
-        takeValue(Tokens, I, "--generate-code", Value)) {
-      archsFromGencode(Value, Out.Archs);
-      continue;
-    }
-    if (takeValue(Tokens, I, "--cuda-gpu-arch", Value) ||
-        takeValue(Tokens, I, "--offload-arch", Value)) {
-      archsFromArchFlag(Value, OldestArch, Out.Archs, Out.HasNativeArch);
-      continue;
-    }
-    if (T == "--no-cuda-gpu-arch" || T.starts_with("--no-offload-arch"))
-      continue;
-    // Mode flags the caller sets itself.
-    if (T == "--cuda-device-only" || T == "--cuda-host-only" ||
-        T == "--cuda-compile-host-device" || T == "-nocudalib" ||
-        T.starts_with("--cuda-path=") || T == "-fsyntax-only")
-      continue;
-    if (T.starts_with("--warp-tidy-unreadable-options-file=")) {
-      Out.Unknown.push_back("--options-file " + T.split('=').second.str() +
-                            " (unreadable)");
-      continue;
-    }
-
-    // Flags that only change what nvcc predefines (clang accepts the code
-    // they allow anyway: constexpr host functions and __device__ lambdas).
-    if (T == "-expt-relaxed-constexpr" || T == "--expt-relaxed-constexpr") {
-      Out.RelaxedConstexpr = true;
-      continue;
-    }
-    if (T == "-expt-extended-lambda" || T == "--expt-extended-lambda" ||
-        T == "-extended-lambda" || T == "--extended-lambda") {
-      Out.ExtendedLambda = true;
-      continue;
-    }
-    if (T == "-G" || T == "--device-debug") {
-      Out.DeviceDebug = true;
-      continue;
-    }
-
-    // Language: nvcc's `-x` applies to every input wherever it stands;
-    // clang's `-xcuda` is one token.
-    bool JoinedLanguage = T.size() > 2 && T.starts_with("-x") && T[2] != '=';
-    if (JoinedLanguage)
-      Value = T.drop_front(2).str();
-    if (JoinedLanguage || takeValue(Tokens, I, "-x", Value) ||
-        takeValue(Tokens, I, "--x", Value)) {
-      if (Value == "cu" || Value == "cuda") {
-        Out.IsCuda = true;
-        Value = "cuda";
-      }
-      Result.push_back("-x");
-      Result.push_back(Value);
-      continue;
-    }
-
-    // Relocatable device code.
-    if (takeValue(Tokens, I, "-rdc", Value) ||
-        takeValue(Tokens, I, "--relocatable-device-code", Value)) {
-      if (Value == "true") {
-        Result.push_back("-fgpu-rdc");
-        Out.RelocatableCode = true;
-      }
-      continue;
-    }
-    if (T == "-dc" || T == "--device-c") {
-      Out.RelocatableCode = true;
-      Result.push_back("-fgpu-rdc");
-      Result.push_back("-c");
-      continue;
-    }
-    if (T == "-dw" || T == "--device-w") {
-      Result.push_back("-c");
-      continue;
-    }
-
-    // Host compiler pass-through: keep what the preprocessor sees.
-    if (takeValue(Tokens, I, "-Xcompiler", Value) ||
-        takeValue(Tokens, I, "--compiler-options", Value)) {
-      llvm::SmallVector<llvm::StringRef, 4> Parts;
-      llvm::StringRef(Value).split(Parts, ',', -1, false);
-      for (llvm::StringRef P : Parts) {
-        P = P.trim().trim("\"");
-        if (isPreprocessorFlag(P))
-          Result.push_back(P.str());
-      }
-      continue;
-    }
-
-    // Renamed long spellings.
-    bool Handled = false;
-    for (const Rename &R : Renamed) {
-      if (takeValue(Tokens, I, R.Nvcc, Value)) {
-        if (R.Joined) {
-          Result.push_back(std::string(R.Clang) + Value);
-        } else if (llvm::StringRef(R.Clang) == "-O") {
-          Result.push_back("-O" + Value);
-        } else {
-          Result.push_back(R.Clang);
-          Result.push_back(Value);
-        }
-        Handled = true;
-        break;
-      }
-      if (T == R.Nvcc && llvm::StringRef(R.Clang) == "-c") {
-        Result.push_back("-c");
-        Handled = true;
-        break;
-      }
-    }
-    if (Handled)
-      continue;
-
-    // nvcc-only flags.
-    for (const char *Flag : DroppedWithValue) {
-      if (takeValue(Tokens, I, Flag, Value)) {
-        Handled = true;
-        break;
-      }
-    }
-    if (Handled)
-      continue;
-    // nvcc's `-Werror <kind>[,<kind>]` takes a value, clang's `-Werror` not.
-    if (T == "-Werror" && I + 1 < Tokens.size() &&
-        llvm::StringRef(Tokens[I + 1]).contains_insensitive("warning") |
-            llvm::StringRef(Tokens[I + 1]).contains("-call") |
-            llvm::StringRef(Tokens[I + 1]).contains("reorder") |
-            llvm::StringRef(Tokens[I + 1]).contains("deprecated") |
-            llvm::StringRef(Tokens[I + 1]).contains("launch")) {
-      ++I;
-      continue;
-    }
-    if (llvm::is_contained(DroppedAlone, T) || T.starts_with("-Werror=") ||
-        T.starts_with("--Werror") || T.starts_with("-Wno-deprecated-gpu"))
-      continue;
-
-    if (!T.starts_with("-") && isCudaSourceName(T))
-      Out.IsCuda = true;
-    Result.push_back(T.str());
-  }
-
-  // Whatever is left must be a flag clang knows. Parse with clang's own
-  // option table and drop unknown flags (one warning, from the caller).
-  const llvm::opt::OptTable &Table = clang::getDriverOptTable();
-  llvm::SmallVector<const char *, 64> Argv;
-  for (const std::string &A : Result)
-    Argv.push_back(A.c_str());
-  unsigned MissingIndex = 0, MissingCount = 0;
-  llvm::opt::InputArgList Parsed =
-      Table.ParseArgs(Argv, MissingIndex, MissingCount,
-                      llvm::opt::Visibility(clang::options::ClangOption));
-  std::set<unsigned> Drop;
-  for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_UNKNOWN)) {
-    Drop.insert(A->getIndex());
-    Out.Unknown.push_back(A->getAsString(Parsed));
-  }
-  if (MissingCount) {
-    // A flag at the very end lacks its value; drop it rather than let clang
-    // fail on it.
-    Drop.insert(MissingIndex);
-    Out.Unknown.push_back(Result[MissingIndex]);
-  }
-
-  // A language given after the last input (`warp-tidy a.cpp -- -x cu`
-  // appends it there) would apply to no input in clang; nvcc applies it to
-  // all of them, and that is what the user meant. Move it before the first.
-  std::optional<unsigned> FirstInput, LastInput;
-  for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_INPUT)) {
-    if (Drop.count(A->getIndex()))
-      continue;
-    if (!FirstInput)
-      FirstInput = A->getIndex();
-    LastInput = A->getIndex();
-  }
-  std::vector<unsigned> Hoisted;
-  if (LastInput)
-    for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_x))
-      if (A->getIndex() > *LastInput && Result[A->getIndex()] == "-x" &&
-          A->getIndex() + 1 < Result.size()) {
-        Hoisted.push_back(A->getIndex());
-        Hoisted.push_back(A->getIndex() + 1);
-      }
-
-  Out.Args.push_back("clang++");
-  for (unsigned Index = 0; Index < Result.size(); ++Index) {
-    if (FirstInput && Index == *FirstInput)
-      for (unsigned H : Hoisted)
-        Out.Args.push_back(Result[H]);
-    if (!Drop.count(Index) && !llvm::is_contained(Hoisted, Index))
-      Out.Args.push_back(Result[Index]);
-  }
-
+  std::vector<std::string> Tokens = expandArguments(Args, Directory);
+  std::vector<std::string> Result = translateTokens(Tokens, OldestArch, Out);
+  // Whatever is left must be a flag clang knows.
+  finishArgs(Result, Out);
   llvm::sort(Out.Archs);
   Out.Archs.erase(std::unique(Out.Archs.begin(), Out.Archs.end()), Out.Archs.end());
   return Out;
