@@ -1,0 +1,112 @@
+//===--- FindingStream.cpp - Findings printed as files finish -------------===//
+
+#include "driver/FindingStream.h"
+#include "Baseline.h"
+#include "DiagnosticKinds.h"
+#include "driver/Messages.h"
+#include "clang-tidy/ClangTidy.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace clang::tidy;
+
+namespace warp_tidy::driver {
+namespace {
+
+// The same header diagnostic reached through several translation units is
+// one finding; the first occurrence (in file order) is kept.
+std::string dedupeKey(const ClangTidyError &E) {
+  return E.DiagnosticName + "\x1f" + absolutePath(E.Message.FilePath, E.BuildDirectory) +
+         "\x1f" + std::to_string(E.Message.FileOffset) + "\x1f" + E.Message.Message;
+}
+
+// Fingerprints are relative to the source root, as in the SARIF/JSON
+// reports: --source-root, or the current directory.
+std::string sourceRootPath(StringRef SourceRoot) {
+  SmallString<256> RootDir(SourceRoot);
+  if (RootDir.empty())
+    sys::fs::current_path(RootDir);
+  return absolutePath(RootDir, "");
+}
+
+} // namespace
+
+FindingStream::FindingStream(const DriverOptions &Opts, ClangTidyContext &Context,
+                             Progress &Bar, bool SingleFile)
+    : Opts(Opts), Context(Context), Bar(Bar), SingleFile(SingleFile),
+      UseBaseline(!Opts.BaselineFile.empty() && !Opts.UpdateBaseline),
+      SourceRoot(sourceRootPath(Opts.SourceRoot)),
+      DiagnosticFS(makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem())),
+      Fingerprint(SourceRoot) {}
+
+bool FindingStream::loadBaseline() {
+  if (!UseBaseline)
+    return true;
+  std::string Why;
+  if (!warp_tidy::loadBaseline(Opts.BaselineFile, Baseline, Why)) {
+    error(Why);
+    return false;
+  }
+  return true;
+}
+
+void FindingStream::printFinished(std::vector<FileState> &States) {
+  while (NextToPrint < States.size() && States[NextToPrint].Finished)
+    print(States[NextToPrint++]);
+}
+
+void FindingStream::print(FileState &S) {
+  Bar.clearLine();
+  if (!S.WorkerStderr.empty())
+    errs() << S.WorkerStderr;
+  if (Opts.PassStats && !S.StatsLine.empty())
+    errs() << "warp-tidy: stats: " << S.Path << ": " << S.StatsLine << "\n";
+  for (const std::string &M : S.Report.Messages)
+    error(M);
+  std::vector<ClangTidyError> Fresh = newFindings(S);
+  if (Opts.Format == OutputFormat::Text && !Opts.UpdateBaseline && !Fresh.empty()) {
+    Context.setCurrentFile(S.Path);
+    handleErrors(Fresh, Context, FB_NoFix, WarningsAsErrorsCount, DiagnosticFS);
+    outs().flush();
+  }
+  reportOwnCompileErrors(S, Fresh);
+  std::move(Fresh.begin(), Fresh.end(), std::back_inserter(Errors));
+}
+
+/// \p S's diagnostics not printed before (for another file) and not in the
+/// baseline; \p S keeps none.
+std::vector<ClangTidyError> FindingStream::newFindings(FileState &S) {
+  std::vector<ClangTidyError> Fresh;
+  for (ClangTidyError &E : S.Errors)
+    if (Seen.insert(dedupeKey(E)).second)
+      Fresh.push_back(std::move(E));
+  S.Errors.clear();
+  if (UseBaseline)
+    llvm::erase_if(Fresh, [&](const ClangTidyError &E) {
+      bool Known = isWarpFinding(E) && Baseline.contains(Fingerprint(E));
+      Baselined += Known;
+      return Known;
+    });
+  return Fresh;
+}
+
+/// Of several files, one that does not compile itself (not through a
+/// header another file shares) failed: it was not fully analysed.
+void FindingStream::reportOwnCompileErrors(FileState &S,
+                                           ArrayRef<ClangTidyError> Fresh) {
+  size_t OwnCompileErrors = llvm::count_if(Fresh, [&](const ClangTidyError &E) {
+    return isCompilerError(E) && absolutePath(E.Message.FilePath, E.BuildDirectory) ==
+                                     absolutePath(S.Path, "");
+  });
+  if (SingleFile || !OwnCompileErrors || S.Failed)
+    return;
+  S.Report.Status = "failed";
+  S.Report.Messages.push_back(S.Path + " does not compile (" +
+                              std::to_string(OwnCompileErrors) +
+                              " error(s)); it was not fully analysed");
+  error(S.Report.Messages.back());
+}
+
+} // namespace warp_tidy::driver

@@ -1,0 +1,71 @@
+//===--- FindingStream.h - Findings printed as files finish ---------------===//
+//
+// Output is streamed: a file's diagnostics are printed as soon as it and
+// every file before it are finished, so a run killed half-way has shown
+// what it found, and the order never depends on timing. On the way, the
+// same header diagnostic reached through several units is kept once, the
+// findings a --baseline records are dropped, and a unit that does not
+// compile is reported as that file's error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARP_TIDY_TOOL_DRIVER_FINDINGSTREAM_H
+#define WARP_TIDY_TOOL_DRIVER_FINDINGSTREAM_H
+
+#include "OutputFormats.h"
+#include "driver/FileStates.h"
+#include "driver/Options.h"
+#include "driver/Progress.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <string>
+#include <vector>
+
+namespace warp_tidy::driver {
+
+class FindingStream {
+public:
+  FindingStream(const DriverOptions &Opts, clang::tidy::ClangTidyContext &Context,
+                Progress &Bar, bool SingleFile);
+
+  /// --baseline (unless it is being updated): reads its fingerprints; false
+  /// (an error printed) if it cannot be read.
+  bool loadBaseline();
+
+  /// Prints the files of \p States finished since the last call whose
+  /// predecessors are all finished.
+  void printFinished(std::vector<FileState> &States);
+
+  /// The diagnostics printed so far, deduplicated, in file order.
+  std::vector<clang::tidy::ClangTidyError> &errors() { return Errors; }
+  /// What SARIF URIs and fingerprints are relative to (--source-root).
+  const std::string &sourceRoot() const { return SourceRoot; }
+  /// Findings left out because the baseline records them.
+  size_t baselined() const { return Baselined; }
+
+private:
+  void print(FileState &S);
+  std::vector<clang::tidy::ClangTidyError> newFindings(FileState &S);
+  void reportOwnCompileErrors(FileState &S,
+                              llvm::ArrayRef<clang::tidy::ClangTidyError> Fresh);
+
+  const DriverOptions &Opts;
+  clang::tidy::ClangTidyContext &Context;
+  Progress &Bar;
+  bool SingleFile;
+  bool UseBaseline;
+  std::string SourceRoot;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> DiagnosticFS;
+  llvm::StringSet<> Seen;
+  llvm::StringSet<> Baseline;
+  Fingerprinter Fingerprint;
+  size_t Baselined = 0;
+  std::vector<clang::tidy::ClangTidyError> Errors;
+  size_t NextToPrint = 0;
+  unsigned WarningsAsErrorsCount = 0;
+};
+
+} // namespace warp_tidy::driver
+
+#endif
