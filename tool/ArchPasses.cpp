@@ -424,6 +424,91 @@ std::string archNote(const ClangTidyError &E, const std::vector<unsigned> &Found
          describeArchs(TargetsHolding) + "]";
 }
 
+/// The minimum arch the checks are configured for (warp-missing-arch-guard's
+/// MinimumArch, else the global option), 0 if none.
+unsigned configuredMinimumArch(ClangTidyContext &Context, llvm::StringRef File) {
+  const ClangTidyOptions &Options = Context.getOptionsForFile(File);
+  auto Option = [&](llvm::StringRef Name) -> std::string {
+    auto It = Options.CheckOptions.find(Name);
+    return It == Options.CheckOptions.end() ? "" : It->second.Value;
+  };
+  std::string Minimum = Option(std::string(PassOneOnlyCheck) + "." + MinimumArchOption);
+  if (Minimum.empty())
+    Minimum = Option(MinimumArchOption);
+  return parseMinimumArch(Minimum);
+}
+
+/// The context of the extra passes: the checks other than
+/// warp-missing-arch-guard; null with none of those enabled (there is
+/// nothing for extra passes to find).
+std::unique_ptr<ClangTidyContext> extraPassContext(ClangTidyContext &Context,
+                                                   llvm::StringRef File) {
+  auto Provider = std::make_unique<ExtraPassOptions>(Context);
+  if (getCheckNames(Provider->getOptions(File), false, false).empty())
+    return nullptr;
+  return std::make_unique<ClangTidyContext>(std::move(Provider), false, false, false);
+}
+
+/// The sites no device pass of \p Passes compiled, as the latest pass that
+/// skipped each saw it.
+std::vector<Site> uncoveredSites(llvm::ArrayRef<PassRecord> Passes) {
+  std::map<Place, Site> Latest;
+  for (const PassRecord &R : Passes)
+    for (const Site &S : R.Sites)
+      Latest[S.Where] = S;
+  std::vector<Site> Uncovered;
+  for (const auto &[P, S] : Latest)
+    if (!covered(P, Passes))
+      Uncovered.push_back(S);
+  return Uncovered;
+}
+
+/// How many places of warp code no pass of \p Passes compiled.
+unsigned uncoveredCount(llvm::ArrayRef<PassRecord> Passes) {
+  std::set<Place> Pending;
+  for (const PassRecord &R : Passes)
+    for (const Site &S : R.Sites)
+      if (!covered(S.Where, Passes))
+        Pending.insert(S.Where);
+  return Pending.size();
+}
+
+/// The findings of every pass, one per check, place and message, each with
+/// the archs of the passes that found it (\p FoundIn), in source order (as
+/// clang-tidy orders one pass's findings).
+std::vector<ClangTidyError> mergeFindings(std::vector<std::vector<ClangTidyError>> &Results,
+                                          llvm::ArrayRef<PassRecord> Passes,
+                                          std::vector<std::vector<unsigned>> &FoundIn) {
+  std::vector<ClangTidyError> Merged;
+  std::vector<std::vector<unsigned>> Found;
+  std::map<std::string, size_t> Index;
+  for (size_t P = 0; P < Results.size(); ++P)
+    for (ClangTidyError &E : Results[P]) {
+      auto [It, New] = Index.try_emplace(key(E), Merged.size());
+      if (New) {
+        Merged.push_back(std::move(E));
+        Found.emplace_back();
+      }
+      if (Found[It->second].empty() || Found[It->second].back() != Passes[P].Arch)
+        Found[It->second].push_back(Passes[P].Arch);
+    }
+  std::vector<size_t> Order(Merged.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  llvm::stable_sort(Order, [&](size_t A, size_t B) {
+    const ClangTidyError &X = Merged[A], &Y = Merged[B];
+    return std::tie(X.Message.FilePath, X.Message.FileOffset, X.DiagnosticName,
+                    X.Message.Message) < std::tie(Y.Message.FilePath, Y.Message.FileOffset,
+                                                  Y.DiagnosticName, Y.Message.Message);
+  });
+  std::vector<ClangTidyError> Sorted;
+  FoundIn.clear();
+  for (size_t I : Order) {
+    Sorted.push_back(std::move(Merged[I]));
+    FoundIn.push_back(std::move(Found[I]));
+  }
+  return Sorted;
+}
 } // namespace
 
 std::vector<ClangTidyError>
@@ -434,15 +519,7 @@ runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Dat
   Summary.PassLimit = std::max(1u, PassLimit);
   const unsigned MaxPasses = Summary.PassLimit;
   PassState State;
-  const ClangTidyOptions &Options = Context.getOptionsForFile(File);
-  auto Option = [&](llvm::StringRef Name) -> std::string {
-    auto It = Options.CheckOptions.find(Name);
-    return It == Options.CheckOptions.end() ? "" : It->second.Value;
-  };
-  std::string Minimum = Option(std::string(PassOneOnlyCheck) + "." + MinimumArchOption);
-  if (Minimum.empty())
-    Minimum = Option(MinimumArchOption);
-  State.MinimumArch = parseMinimumArch(Minimum);
+  State.MinimumArch = configuredMinimumArch(Context, File);
 
   std::vector<PassRecord> Passes(1);
   std::vector<std::vector<ClangTidyError>> Results;
@@ -464,27 +541,11 @@ runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Dat
     return std::move(Results[0]);
   }
 
-  // Extra passes run only checks other than warp-missing-arch-guard; with
-  // none of those enabled there is nothing for them to find.
-  std::unique_ptr<ClangTidyContext> Extra;
-  {
-    auto Provider = std::make_unique<ExtraPassOptions>(Context);
-    bool AnyCheck = !getCheckNames(Provider->getOptions(File), false, false).empty();
-    if (AnyCheck)
-      Extra = std::make_unique<ClangTidyContext>(std::move(Provider), false, false, false);
-  }
-
+  // Extra passes run only checks other than warp-missing-arch-guard.
+  std::unique_ptr<ClangTidyContext> Extra = extraPassContext(Context, File);
   std::vector<unsigned> Tried = {FirstArch};
   while (Extra && Passes.size() < MaxPasses) {
-    std::map<Place, Site> Latest;
-    for (const PassRecord &R : Passes)
-      for (const Site &S : R.Sites)
-        Latest[S.Where] = S;
-    std::vector<Site> Uncovered;
-    for (const auto &[P, S] : Latest)
-      if (!covered(P, Passes))
-        Uncovered.push_back(S);
-    unsigned Arch = nextArch(Uncovered, State.Candidates, Tried, Targets);
+    unsigned Arch = nextArch(uncoveredSites(Passes), State.Candidates, Tried, Targets);
     if (!Arch)
       break;
     Tried.push_back(Arch);
@@ -497,52 +558,12 @@ runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Dat
     mergeStamps(Outcome.Deps, ExtraOutcome.Deps);
     Summary.Passes.push_back(Arch);
   }
-  {
-    std::set<Place> Pending;
-    for (const PassRecord &R : Passes)
-      for (const Site &S : R.Sites)
-        if (!covered(S.Where, Passes))
-          Pending.insert(S.Where);
-    Summary.UncoveredSites = Pending.size();
-  }
+  Summary.UncoveredSites = uncoveredCount(Passes);
   if (Passes.size() == 1)
     return std::move(Results[0]);
 
-  // Merge: one finding per check, place and message, with the passes that
-  // found it.
-  std::vector<ClangTidyError> Merged;
   std::vector<std::vector<unsigned>> FoundIn;
-  std::map<std::string, size_t> Index;
-  for (size_t P = 0; P < Results.size(); ++P)
-    for (ClangTidyError &E : Results[P]) {
-      auto [It, New] = Index.try_emplace(key(E), Merged.size());
-      if (New) {
-        Merged.push_back(std::move(E));
-        FoundIn.emplace_back();
-      }
-      if (FoundIn[It->second].empty() || FoundIn[It->second].back() != Passes[P].Arch)
-        FoundIn[It->second].push_back(Passes[P].Arch);
-    }
-  // Source order, as clang-tidy orders one pass's findings.
-  std::vector<size_t> Order(Merged.size());
-  for (size_t I = 0; I < Order.size(); ++I)
-    Order[I] = I;
-  llvm::stable_sort(Order, [&](size_t A, size_t B) {
-    const ClangTidyError &X = Merged[A], &Y = Merged[B];
-    return std::tie(X.Message.FilePath, X.Message.FileOffset, X.DiagnosticName,
-                    X.Message.Message) < std::tie(Y.Message.FilePath, Y.Message.FileOffset,
-                                                  Y.DiagnosticName, Y.Message.Message);
-  });
-  {
-    std::vector<ClangTidyError> SortedErrors;
-    std::vector<std::vector<unsigned>> SortedFoundIn;
-    for (size_t I : Order) {
-      SortedErrors.push_back(std::move(Merged[I]));
-      SortedFoundIn.push_back(std::move(FoundIn[I]));
-    }
-    Merged = std::move(SortedErrors);
-    FoundIn = std::move(SortedFoundIn);
-  }
+  std::vector<ClangTidyError> Merged = mergeFindings(Results, Passes, FoundIn);
   std::vector<unsigned> AllPasses = Summary.Passes;
   for (size_t I = 0; I < Merged.size(); ++I) {
     ClangTidyError &E = Merged[I];

@@ -230,6 +230,25 @@ std::string Fingerprinter::operator()(const ClangTidyError &E) {
   return hashParts({Base, std::to_string(Occurrence)}).substr(0, 32);
 }
 
+/// The "files" of a JSON report: what happened to each input file.
+static json::Array filesToJson(ArrayRef<FileReport> Reports) {
+  json::Array Files;
+  for (const FileReport &F : Reports) {
+    json::Array Messages;
+    for (const std::string &M : F.Messages)
+      Messages.push_back(M);
+    json::Object FO{{"path", F.Path}, {"status", F.Status}, {"messages", std::move(Messages)}};
+    if (!F.ArchPasses.empty()) {
+      json::Array Passes;
+      for (unsigned A : F.ArchPasses)
+        Passes.push_back("sm_" + std::to_string(A));
+      FO["archPasses"] = std::move(Passes);
+    }
+    Files.push_back(std::move(FO));
+  }
+  return Files;
+}
+
 void writeJsonReport(const Report &R, raw_ostream &OS) {
   SourceFiles Sources;
   Fingerprinter Fingerprint(R.SourceRoot);
@@ -290,20 +309,6 @@ void writeJsonReport(const Report &R, raw_ostream &OS) {
     }
   }
 
-  json::Array Files;
-  for (const FileReport &F : R.Files) {
-    json::Array Messages;
-    for (const std::string &M : F.Messages)
-      Messages.push_back(M);
-    json::Object FO{{"path", F.Path}, {"status", F.Status}, {"messages", std::move(Messages)}};
-    if (!F.ArchPasses.empty()) {
-      json::Array Passes;
-      for (unsigned A : F.ArchPasses)
-        Passes.push_back("sm_" + std::to_string(A));
-      FO["archPasses"] = std::move(Passes);
-    }
-    Files.push_back(std::move(FO));
-  }
   json::Object ByCheckJson;
   for (const auto &[Name, Count] : ByCheck)
     ByCheckJson[Name] = Count;
@@ -311,7 +316,7 @@ void writeJsonReport(const Report &R, raw_ostream &OS) {
   json::Object Doc{
       {"version", 1},
       {"tool", json::Object{{"name", "warp-tidy"}, {"version", R.ToolVersion}}},
-      {"files", std::move(Files)},
+      {"files", filesToJson(R.Files)},
       {"diagnostics", std::move(Diagnostics)},
       {"summary", json::Object{{"files", static_cast<int64_t>(R.Files.size())},
                                {"findings", Findings},
@@ -572,12 +577,13 @@ void writeSarifReport(const Report &R, raw_ostream &OS) {
 
 //===-- Fixes for the machine-readable formats ----------------------------===//
 
-unsigned applyFixes(ArrayRef<ClangTidyError> Errors, bool AnyFix,
-                    function_ref<std::string(StringRef File)> StyleFor, unsigned &Total,
-                    bool &Failed) {
+/// The fix-its of \p Errors by file, absolute paths; a fix-it is taken
+/// whole (all its replacements or none) and only if it conflicts with none
+/// taken before. \p Total gets the number found, \p Taken those taken.
+static std::map<std::string, clang::tooling::Replacements>
+selectFixIts(ArrayRef<ClangTidyError> Errors, bool AnyFix, unsigned &Total,
+             unsigned &Taken) {
   std::map<std::string, clang::tooling::Replacements> ByFile;
-  unsigned Applied = 0;
-  Total = 0;
   for (const ClangTidyError &E : Errors) {
     const StringMap<clang::tooling::Replacements> *Fix = clang::tidy::getFixIt(E, AnyFix);
     if (!Fix || Fix->empty())
@@ -599,61 +605,82 @@ unsigned applyFixes(ArrayRef<ClangTidyError> Errors, bool AnyFix,
     if (Conflict)
       continue;
     ByFile = std::move(Trial);
-    ++Applied;
+    ++Taken;
   }
-  for (const auto &[File, Reps] : ByFile) {
-    auto Buffer = MemoryBuffer::getFile(File);
-    if (!Buffer) {
-      WithColor::error(errs(), "warp-tidy")
-          << "cannot read '" << File << "' to apply fix-its\n";
-      Failed = true;
-      continue;
-    }
-    // As clang-tidy: cleanup always (a removed list item takes its comma),
-    // formatting only when a style is asked for.
-    StringRef Code = (*Buffer)->getBuffer();
-    std::string StyleName = StyleFor(File);
-    Expected<clang::format::FormatStyle> Style =
-        clang::format::getStyle(StyleName, File, "none", Code);
-    if (!Style) {
-      WithColor::error(errs(), "warp-tidy")
-          << "invalid format style '" << StyleName << "' for '" << File
-          << "': " << toString(Style.takeError()) << "\n";
-      Failed = true;
-      continue;
-    }
-    clang::tooling::Replacements Final = Reps;
-    Expected<clang::tooling::Replacements> Cleaned =
-        clang::format::cleanupAroundReplacements(Code, Final, *Style);
-    if (Cleaned)
-      Final = std::move(*Cleaned);
+  return ByFile;
+}
+
+/// \p Code with \p Reps applied, cleaned up around them and formatted in
+/// \p Style unless \p StyleName is "none" (as clang-tidy: cleanup always, a
+/// removed list item takes its comma; formatting only when asked for).
+static Expected<std::string> fixedCode(StringRef Code, const clang::tooling::Replacements &Reps,
+                                       const clang::format::FormatStyle &Style,
+                                       StringRef StyleName) {
+  clang::tooling::Replacements Final = Reps;
+  Expected<clang::tooling::Replacements> Cleaned =
+      clang::format::cleanupAroundReplacements(Code, Final, Style);
+  if (Cleaned)
+    Final = std::move(*Cleaned);
+  else
+    consumeError(Cleaned.takeError());
+  if (StyleName != "none") {
+    Expected<clang::tooling::Replacements> Formatted =
+        clang::format::formatReplacements(Code, Final, Style);
+    if (Formatted)
+      Final = std::move(*Formatted);
     else
-      consumeError(Cleaned.takeError());
-    if (StyleName != "none") {
-      Expected<clang::tooling::Replacements> Formatted =
-          clang::format::formatReplacements(Code, Final, *Style);
-      if (Formatted)
-        Final = std::move(*Formatted);
-      else
-        consumeError(Formatted.takeError());
-    }
-    Expected<std::string> New = clang::tooling::applyAllReplacements(Code, Final);
-    if (!New) {
-      WithColor::error(errs(), "warp-tidy")
-          << "cannot apply fix-its to '" << File << "': " << toString(New.takeError())
-          << "\n";
-      Failed = true;
-      continue;
-    }
-    if (Error Err = writeToOutput(File, [&](raw_ostream &OS) {
-          OS << *New;
-          return Error::success();
-        })) {
-      WithColor::error(errs(), "warp-tidy")
-          << "cannot write '" << File << "': " << toString(std::move(Err)) << "\n";
-      Failed = true;
-    }
+      consumeError(Formatted.takeError());
   }
+  return clang::tooling::applyAllReplacements(Code, Final);
+}
+
+/// Rewrites \p File with \p Reps applied, in the style \p StyleFor gives
+/// it; false (a message printed) on
+/// failure.
+static bool fixFile(const std::string &File, const clang::tooling::Replacements &Reps,
+                    function_ref<std::string(StringRef File)> StyleFor) {
+  auto Buffer = MemoryBuffer::getFile(File);
+  if (!Buffer) {
+    WithColor::error(errs(), "warp-tidy")
+        << "cannot read '" << File << "' to apply fix-its\n";
+    return false;
+  }
+  StringRef Code = (*Buffer)->getBuffer();
+  std::string StyleName = StyleFor(File);
+  Expected<clang::format::FormatStyle> Style =
+      clang::format::getStyle(StyleName, File, "none", Code);
+  if (!Style) {
+    WithColor::error(errs(), "warp-tidy")
+        << "invalid format style '" << StyleName << "' for '" << File
+        << "': " << toString(Style.takeError()) << "\n";
+    return false;
+  }
+  Expected<std::string> New = fixedCode(Code, Reps, *Style, StyleName);
+  if (!New) {
+    WithColor::error(errs(), "warp-tidy")
+        << "cannot apply fix-its to '" << File << "': " << toString(New.takeError())
+        << "\n";
+    return false;
+  }
+  if (Error Err = writeToOutput(File, [&](raw_ostream &OS) {
+        OS << *New;
+        return Error::success();
+      })) {
+    WithColor::error(errs(), "warp-tidy")
+        << "cannot write '" << File << "': " << toString(std::move(Err)) << "\n";
+    return false;
+  }
+  return true;
+}
+
+unsigned applyFixes(ArrayRef<ClangTidyError> Errors, bool AnyFix,
+                    function_ref<std::string(StringRef File)> StyleFor, unsigned &Total,
+                    bool &Failed) {
+  unsigned Applied = 0;
+  Total = 0;
+  for (const auto &[File, Reps] : selectFixIts(Errors, AnyFix, Total, Applied))
+    if (!fixFile(File, Reps, StyleFor))
+      Failed = true;
   return Applied;
 }
 

@@ -54,31 +54,69 @@ pid_t spawn(const WorkerJob &Job, std::string &Error) {
   }
   return Pid;
 }
+
+using Children = std::map<pid_t, Running>;
+
+/// Terminates the running children and reports the jobs not started yet
+/// as interrupted.
+void stopAll(Children &Live, llvm::ArrayRef<WorkerJob> Jobs, size_t &Next,
+             llvm::function_ref<void(size_t, const WorkerOutcome &)> OnDone) {
+  for (auto &[Pid, R] : Live) {
+    R.Stopped = true;
+    kill(Pid, SIGTERM);
+  }
+  for (; Next < Jobs.size(); ++Next) {
+    WorkerOutcome O;
+    O.Interrupted = true;
+    OnDone(Next, O);
+  }
+}
+
+/// Kills the children running past \p TimeoutSeconds (0: no limit).
+void killTimedOut(Children &Live, unsigned TimeoutSeconds) {
+  if (!TimeoutSeconds)
+    return;
+  auto Limit = std::chrono::seconds(TimeoutSeconds);
+  for (auto &[P, R] : Live)
+    if (!R.TimedOut && !R.Stopped && Clock::now() - R.Start > Limit) {
+      R.TimedOut = true;
+      kill(P, SIGKILL);
+    }
+}
+
+/// The outcome of child \p R, which ended with \p Status.
+WorkerOutcome outcomeOf(const Running &R, int Status, bool Stopping) {
+  WorkerOutcome O;
+  O.Started = true;
+  O.Seconds = std::chrono::duration<double>(Clock::now() - R.Start).count();
+  if (WIFEXITED(Status))
+    O.ExitCode = WEXITSTATUS(Status);
+  else
+    O.Signal = WTERMSIG(Status);
+  O.TimedOut = R.TimedOut;
+  // A child that an interrupt reached (the terminal sends SIGINT to the
+  // whole process group) did not crash.
+  O.Interrupted = R.Stopped || (Stopping && (O.Signal == SIGINT || O.Signal == SIGTERM));
+  return O;
+}
+
 } // namespace
 
 void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, const RunLimits &Limits,
                 llvm::function_ref<void(size_t, const WorkerOutcome &)> OnDone) {
   unsigned Parallel = Limits.Parallel ? Limits.Parallel : 1;
-  std::map<pid_t, Running> Children;
+  Children Live;
   size_t Next = 0;
   bool Stopping = false;
   // Short naps while children run: a finished file is noticed within a few
   // milliseconds, an idle parent costs nothing measurable.
   const auto Nap = std::chrono::milliseconds(5);
-  while (Next < Jobs.size() || !Children.empty()) {
+  while (Next < Jobs.size() || !Live.empty()) {
     if (!Stopping && Limits.ShouldStop && Limits.ShouldStop()) {
       Stopping = true;
-      for (auto &[Pid, R] : Children) {
-        R.Stopped = true;
-        kill(Pid, SIGTERM);
-      }
-      for (; Next < Jobs.size(); ++Next) {
-        WorkerOutcome O;
-        O.Interrupted = true;
-        OnDone(Next, O);
-      }
+      stopAll(Live, Jobs, Next, OnDone);
     }
-    while (!Stopping && Next < Jobs.size() && Children.size() < Parallel) {
+    while (!Stopping && Next < Jobs.size() && Live.size() < Parallel) {
       size_t Index = Next++;
       std::string Error;
       pid_t Pid = spawn(Jobs[Index], Error);
@@ -88,21 +126,14 @@ void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, const RunLimits &Limits,
         OnDone(Index, O);
         continue;
       }
-      Children[Pid] = {Index, Clock::now()};
+      Live[Pid] = {Index, Clock::now()};
     }
-    if (Children.empty())
+    if (Live.empty())
       continue;
     int Status = 0;
     pid_t Pid = waitpid(-1, &Status, WNOHANG);
     if (Pid == 0) {
-      if (Limits.TimeoutSeconds) {
-        auto Limit = std::chrono::seconds(Limits.TimeoutSeconds);
-        for (auto &[P, R] : Children)
-          if (!R.TimedOut && !R.Stopped && Clock::now() - R.Start > Limit) {
-            R.TimedOut = true;
-            kill(P, SIGKILL);
-          }
-      }
+      killTimedOut(Live, Limits.TimeoutSeconds);
       std::this_thread::sleep_for(Nap);
       continue;
     }
@@ -110,34 +141,23 @@ void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, const RunLimits &Limits,
       if (errno == EINTR)
         continue;
       // No children left that we know of: report the rest as lost.
-      for (auto &[P, R] : Children) {
+      for (auto &[P, R] : Live) {
         WorkerOutcome O;
         O.Started = true;
         O.StartError = "lost track of the worker process";
         OnDone(R.Index, O);
       }
-      Children.clear();
+      Live.clear();
       continue;
     }
-    auto It = Children.find(Pid);
-    if (It == Children.end())
+    auto It = Live.find(Pid);
+    if (It == Live.end())
       continue;
     if (!WIFEXITED(Status) && !WIFSIGNALED(Status))
       continue; // Stopped/continued: still running.
-    WorkerOutcome O;
-    O.Started = true;
-    O.Seconds = std::chrono::duration<double>(Clock::now() - It->second.Start).count();
-    if (WIFEXITED(Status))
-      O.ExitCode = WEXITSTATUS(Status);
-    else
-      O.Signal = WTERMSIG(Status);
-    O.TimedOut = It->second.TimedOut;
-    // A child that an interrupt reached (the terminal sends SIGINT to the
-    // whole process group) did not crash.
-    O.Interrupted = It->second.Stopped ||
-                    (Stopping && (O.Signal == SIGINT || O.Signal == SIGTERM));
+    WorkerOutcome O = outcomeOf(It->second, Status, Stopping);
     size_t Index = It->second.Index;
-    Children.erase(It);
+    Live.erase(It);
     OnDone(Index, O);
   }
 }

@@ -228,6 +228,57 @@ private:
 };
 
 /// The PCHs of one directory: finds, validates, builds.
+/// The invocation that builds the PCH of \p Unit's prologue into \p Output,
+/// from \p Source: an empty unit after the first \p PrologueIncludes
+/// `-include`s, or the leading block after all of them.
+std::shared_ptr<CompilerInvocation> pchInvocation(const CompilerInvocation &Unit,
+                                                  StringRef Source, StringRef Output,
+                                                  size_t PrologueIncludes,
+                                                  const LeadingBlock &Leading) {
+  auto Invocation = std::make_shared<CompilerInvocation>(Unit);
+  FrontendOptions &FO = Invocation->getFrontendOpts();
+  InputKind Kind = FO.Inputs.front().getKind();
+  FO.Inputs = {FrontendInputFile(Source, Kind)};
+  FO.OutputFile = Output.str();
+  FO.ProgramAction = frontend::GeneratePCH;
+  Invocation->getCodeGenOpts().MainFileName.clear();
+  Invocation->getDependencyOutputOpts() = DependencyOutputOptions();
+  std::vector<std::string> &Includes = Invocation->getPreprocessorOpts().Includes;
+  if (Leading.empty()) {
+    Includes.resize(PrologueIncludes);
+  } else {
+    // The unit's quoted includes look in its own directory first; here that
+    // directory comes first among the quoted ones instead.
+    auto &Entries = Invocation->getHeaderSearchOpts().UserEntries;
+    Entries.insert(Entries.begin(), HeaderSearchOptions::Entry(Leading.Directory, frontend::Quoted,
+                                                               /*IsFramework=*/false,
+                                                               /*IgnoreSysRoot=*/true));
+  }
+  return Invocation;
+}
+
+/// Stamps the files a PCH build opened (those outside the PCH directory
+/// \p PchDirectory), sorted, into \p Deps; false (with \p Why) if one is
+/// gone.
+bool stampBuildInputs(const RecordingFileSystem &Recorder, StringRef PchDirectory,
+                      std::vector<FileStamp> &Deps, std::string &Why) {
+  std::vector<std::string> Paths;
+  for (const auto &E : Recorder.Opened)
+    if (!StringRef(E.getKey()).starts_with(PchDirectory))
+      Paths.push_back(E.getKey().str());
+  llvm::sort(Paths);
+  Deps.clear();
+  for (const std::string &P : Paths) {
+    std::optional<FileStamp> S = stampFile(P);
+    if (!S) {
+      Why = "'" + P + "' disappeared while the PCH was built";
+      return false;
+    }
+    Deps.push_back(std::move(*S));
+  }
+  return true;
+}
+
 class PchStore {
 public:
   PchStore(const PrologueSettings &Settings) : Settings(Settings) {}
@@ -369,25 +420,8 @@ bool PchStore::build(StringRef Pch, const CompilerInvocation &Unit, size_t Prolo
   }
   SmallString<256> Temp;
   sys::fs::createUniquePath(Pch + ".%%%%%%%%.tmp", Temp, /*MakeAbsolute=*/false);
-  auto Invocation = std::make_shared<CompilerInvocation>(Unit);
-  FrontendOptions &FO = Invocation->getFrontendOpts();
-  InputKind Kind = FO.Inputs.front().getKind();
-  FO.Inputs = {FrontendInputFile(Empty, Kind)};
-  FO.OutputFile = Temp.str().str();
-  FO.ProgramAction = frontend::GeneratePCH;
-  Invocation->getCodeGenOpts().MainFileName.clear();
-  Invocation->getDependencyOutputOpts() = DependencyOutputOptions();
-  std::vector<std::string> &Includes = Invocation->getPreprocessorOpts().Includes;
-  if (Leading.empty()) {
-    Includes.resize(PrologueIncludes);
-  } else {
-    // The unit's quoted includes look in its own directory first; here that
-    // directory comes first among the quoted ones instead.
-    auto &Entries = Invocation->getHeaderSearchOpts().UserEntries;
-    Entries.insert(Entries.begin(), HeaderSearchOptions::Entry(Leading.Directory, frontend::Quoted,
-                                                               /*IsFramework=*/false,
-                                                               /*IgnoreSysRoot=*/true));
-  }
+  std::shared_ptr<CompilerInvocation> Invocation =
+      pchInvocation(Unit, Empty, Temp, PrologueIncludes, Leading);
 
   auto Recorder = makeIntrusiveRefCnt<RecordingFileSystem>(Files.getVirtualFileSystemPtr());
   ErrorCounter Errors;
@@ -424,20 +458,9 @@ bool PchStore::build(StringRef Pch, const CompilerInvocation &Unit, size_t Prolo
     Why = "cannot read the PCH just written";
     return false;
   }
-  std::vector<std::string> Paths;
-  for (const auto &E : Recorder->Opened)
-    if (!StringRef(E.getKey()).starts_with(Settings.Directory))
-      Paths.push_back(E.getKey().str());
-  llvm::sort(Paths);
-  Deps.clear();
-  for (const std::string &P : Paths) {
-    std::optional<FileStamp> S = stampFile(P);
-    if (!S) {
-      sys::fs::remove(Temp);
-      Why = "'" + P + "' disappeared while the PCH was built";
-      return false;
-    }
-    Deps.push_back(std::move(*S));
+  if (!stampBuildInputs(*Recorder, Settings.Directory, Deps, Why)) {
+    sys::fs::remove(Temp);
+    return false;
   }
   json::Object Record{{"format", PchFormatVersion},
                       {"hash", Self->Hash},

@@ -59,15 +59,13 @@ CompileCommand WarpCompilationDatabase::defaultCommand(llvm::StringRef FilePath)
   return Command;
 }
 
-CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) const {
-  unsigned Oldest = Settings.Cuda.oldestSupportedArch();
-
-  // The user's extra arguments are spliced in before translation so nvcc
-  // style flags after `--` (e.g. -arch=sm_80) are understood as well.
-  // Commands clang tooling infers for files missing from a database end in
-  // `-- <file>`: extra flags must go before that separator, not after it,
-  // where they would be read as input files.
-  const std::vector<std::string> &Line = Original.CommandLine;
+// The user's extra arguments are spliced in before translation so nvcc
+// style flags after `--` (e.g. -arch=sm_80) are understood as well.
+// Commands clang tooling infers for files missing from a database end in
+// `-- <file>`: extra flags must go before that separator, not after it,
+// where they would be read as input files.
+static std::vector<std::string> withExtraArgs(const std::vector<std::string> &Line,
+                                              const CommandSettings &Settings) {
   auto Separator = std::find(Line.begin() + (Line.empty() ? 0 : 1), Line.end(), "--");
   std::vector<std::string> Args;
   if (!Line.empty())
@@ -78,35 +76,16 @@ CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) co
   llvm::append_range(Args, Settings.ExtraArgs);
   if (Separator != Line.end())
     Args.insert(Args.end(), std::next(Separator), Line.end());
+  return Args;
+}
 
-  TranslatedCommand T = translateCompileCommand(Args, Original.Directory, Oldest);
-  if (!T.Unknown.empty()) {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    Dropped.insert(T.Unknown.begin(), T.Unknown.end());
-  }
-
-  CompileCommand Result = Original;
-  bool HasLanguage = llvm::is_contained(T.Args, "-x");
-  bool DeviceHeader = !HasLanguage && isHeaderName(Original.Filename) &&
-                      (isCudaSourceName(Original.Filename) ||
-                       declaresDeviceCode(Original.Filename, Original.Directory));
-  bool Cuda = T.IsCuda || isCudaSourceName(Original.Filename) || DeviceHeader;
-  if (!Cuda) {
-    // Not a CUDA unit: nothing warp-tidy checks runs on it, but it is still
-    // parsed as the project compiles it, so keep the translated flags.
-    Result.CommandLine = T.Args;
-    return Result;
-  }
-
-  std::vector<unsigned> Archs = T.Archs;
-  if (Archs.empty())
-    Archs.push_back(Oldest);
-  // clang tooling analyses one device pass: the lowest architecture is the
-  // one where missing features and guards matter.
-  unsigned Analysed = Archs.front();
-
+/// The flags of a device-only analysis at \p Analysed, for a build that
+/// targets \p Archs: the toolkit, clang's resource headers, the arch shims
+/// and the target list for the checks.
+static std::vector<std::string> deviceAnalysisFlags(const CommandSettings &Settings,
+                                                    unsigned Analysed,
+                                                    const std::vector<unsigned> &Archs) {
   std::vector<std::string> Out;
-  Out.push_back(T.Args.front());
   Out.push_back("--cuda-device-only");
   Out.push_back("--cuda-path=" + Settings.Cuda.Root);
   Out.push_back("--cuda-gpu-arch=sm_" + std::to_string(Analysed));
@@ -138,6 +117,42 @@ CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) co
   for (unsigned A : Archs)
     ArchList += (ArchList.empty() ? "" : ",") + std::to_string(A);
   Out.push_back(std::string("-D") + TargetArchsMacro + "=" + ArchList);
+  return Out;
+}
+
+CompileCommand WarpCompilationDatabase::adapt(const CompileCommand &Original) const {
+  unsigned Oldest = Settings.Cuda.oldestSupportedArch();
+
+  TranslatedCommand T = translateCompileCommand(withExtraArgs(Original.CommandLine, Settings),
+                                                Original.Directory, Oldest);
+  if (!T.Unknown.empty()) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Dropped.insert(T.Unknown.begin(), T.Unknown.end());
+  }
+
+  CompileCommand Result = Original;
+  bool HasLanguage = llvm::is_contained(T.Args, "-x");
+  bool DeviceHeader = !HasLanguage && isHeaderName(Original.Filename) &&
+                      (isCudaSourceName(Original.Filename) ||
+                       declaresDeviceCode(Original.Filename, Original.Directory));
+  bool Cuda = T.IsCuda || isCudaSourceName(Original.Filename) || DeviceHeader;
+  if (!Cuda) {
+    // Not a CUDA unit: nothing warp-tidy checks runs on it, but it is still
+    // parsed as the project compiles it, so keep the translated flags.
+    Result.CommandLine = T.Args;
+    return Result;
+  }
+
+  std::vector<unsigned> Archs = T.Archs;
+  if (Archs.empty())
+    Archs.push_back(Oldest);
+  // clang tooling analyses one device pass: the lowest architecture is the
+  // one where missing features and guards matter.
+  unsigned Analysed = Archs.front();
+
+  std::vector<std::string> Out;
+  Out.push_back(T.Args.front());
+  llvm::append_range(Out, deviceAnalysisFlags(Settings, Analysed, Archs));
   // Before the command's own flags, so that a `-U__NVCC__` there wins.
   llvm::append_range(Out, nvccPredefinedMacros(T, Settings.Cuda.Nvcc));
   if (DeviceHeader) {
