@@ -2,8 +2,14 @@
 //
 // One loop in the parent owns every child: it starts them, reaps them with
 // a non-blocking waitpid, kills those past the time limit and stops them all
-// when the run is interrupted. (llvm::sys::Wait's time limit rests on a
-// process-wide alarm(), which cannot serve several children at once.)
+// when the run is interrupted. llvm::sys::ExecuteNoWait and Wait do not fit:
+// Wait's time limit rests on a process-wide alarm(), which cannot serve
+// several children at once; it reports a child killed by a signal as -2
+// with the signal's name, where the parent needs its number (SIGINT and
+// SIGTERM mean the run was interrupted, "crashed (signal N)" names it), and
+// it reads exit statuses 126 and 127 as failures to execute; and
+// ExecuteNoWait words a failed start in its own way ("posix_spawn failed:
+// ..."), where the message says why the analysis of a file could not start.
 //
 //===----------------------------------------------------------------------===//
 

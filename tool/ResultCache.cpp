@@ -164,6 +164,9 @@ bool ResultCache::depUnchanged(const FileStamp &Recorded) {
   return Now && Now->Hash == Recorded.Hash;
 }
 
+// Not llvm::writeToOutput: its temporaries are named <file>.temp-stream-*;
+// these are <file>.<random>.tmp, the names evict() removes when a writer
+// was killed half-way (a cache directory outlives the runs that fill it).
 bool writeAtomically(StringRef Path, StringRef Text) {
   SmallString<256> Temp;
   int FD;
@@ -235,6 +238,10 @@ void ResultCache::store(StringRef Key, ArrayRef<FileStamp> Deps,
     ++WriteFailures;
 }
 
+// Not llvm::pruneCache: it prunes only the files named llvmcache-* at the
+// top of the directory, by access time and at most once per interval, while
+// the entries live in two-character subdirectories, the PCHs in pch/ with
+// the files that go with them, and every run keeps the bound.
 void ResultCache::evict() {
   struct Entry {
     std::string Path;
