@@ -167,7 +167,7 @@ void ActivemaskSyncMaskCheck::checkAsm(const GCCAsmStmt *Asm, const FunctionDecl
       continue;
     if (C.MaskFromActivemaskInTemplate) {
       SourceLocation Loc = SM.getFileLoc(Asm->getBeginLoc());
-      if (!Reported.insert(Loc).second)
+      if (!firstReportAt(Loc))
         continue;
       diag(Loc, "the mask of %0 is a register the same template sets with activemask, "
                 "which only reports the lanes that happen to be converged at that instant "
@@ -218,7 +218,7 @@ void ActivemaskSyncMaskCheck::judgeMask(const Stmt *At, const Expr *Mask, std::s
   bool Defaulted = isa<CXXDefaultArgExpr>(Mask);
   SourceLocation Loc =
       Result.SourceManager->getFileLoc(Defaulted ? At->getBeginLoc() : Mask->getBeginLoc());
-  if (!Reported.insert(Loc).second)
+  if (!firstReportAt(Loc))
     return;
 
   // Say where the lanes diverge when the analysis knows: that is where the

@@ -16,7 +16,6 @@
 #define WARP_TIDY_ACTIVEMASKSYNCMASKCHECK_H
 
 #include "UniformityCheck.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
 
@@ -25,7 +24,6 @@ public:
   using UniformityCheck::UniformityCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
   void checkCall(const clang::CallExpr *Call, const clang::FunctionDecl *FD,
@@ -39,7 +37,6 @@ private:
                  CollectiveKind Kind, const clang::FunctionDecl *Wrapper,
                  const clang::Stmt *Inside, const clang::FunctionDecl *FD,
                  const clang::ast_matchers::MatchFinder::MatchResult &Result);
-  llvm::DenseSet<clang::SourceLocation> Reported;
 };
 
 } // namespace warp_tidy

@@ -271,7 +271,7 @@ void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet
                                              const FunctionUniformity &Analysis,
                                              ASTContext &Ctx) {
   SourceLocation Loc = fileLoc(Ctx, Site.At->getBeginLoc());
-  if (!Reported.insert(Loc).second)
+  if (!firstReportAt(Loc))
     return;
   std::string Kind = describeKind(Site.Intrinsic->Kind).str();
   const DivergenceSource &Src = Site.Divergence.front();
@@ -315,7 +315,7 @@ void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet
 void DivergentFullMaskCheck::reportEarlyExit(const CollectiveSite &Site, LaneSet Missing,
                                              ASTContext &Ctx) {
   SourceLocation Loc = fileLoc(Ctx, Site.At->getBeginLoc());
-  if (!Reported.insert(Loc).second)
+  if (!firstReportAt(Loc))
     return;
   const DivergenceSource &Src = Site.EarlyExits.front();
   bool LaneGuard = !Site.DataDecided && !Site.Must.isEmpty();

@@ -16,7 +16,6 @@
 
 #include "uniformity/Uniformity.h"
 #include "UniformityCheck.h"
-#include "llvm/ADT/DenseSet.h"
 #include <optional>
 
 namespace warp_tidy {
@@ -32,7 +31,7 @@ public:
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override {
-    Reported.clear();
+    WarpCheck::onStartOfTranslationUnit();
     IndependentScheduling.reset();
   }
 
@@ -47,8 +46,6 @@ private:
   std::optional<bool> IndependentScheduling;
   std::string SchedulingOption;
   const clang::Preprocessor *PP = nullptr;
-  // Template instantiations revisit the same call; report each location once.
-  llvm::DenseSet<clang::SourceLocation> Reported;
 };
 
 } // namespace warp_tidy

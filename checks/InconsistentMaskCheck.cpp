@@ -54,7 +54,7 @@ void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
         LaneMaskQuestions::Existence::Exists)
       continue;
     SourceLocation Loc = SM.getFileLoc(Mask->getBeginLoc());
-    if (!Reported.insert(Loc).second)
+    if (!firstReportAt(Loc))
       continue;
     diag(Loc, "lanes %0 and %1 pass different masks to %2: lane %0 passes %3, which names "
               "lane %1, and lane %1 passes %4; a lane waits until every lane of its mask has "

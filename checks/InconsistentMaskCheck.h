@@ -14,7 +14,6 @@
 #define WARP_TIDY_INCONSISTENTMASKCHECK_H
 
 #include "UniformityCheck.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
 
@@ -23,11 +22,8 @@ public:
   using UniformityCheck::UniformityCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
-  // Template instantiations revisit the same call; report each location once.
-  llvm::DenseSet<clang::SourceLocation> Reported;
 };
 
 } // namespace warp_tidy

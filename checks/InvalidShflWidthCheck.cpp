@@ -59,7 +59,7 @@ std::optional<int64_t> InvalidShflWidthCheck::shuffleWidth(const WarpCollective 
     if (std::optional<unsigned> W = shuffleWidthFromControl(static_cast<uint64_t>(*Control)))
       return *W;
     SourceLocation Loc = SM.getFileLoc(C.operandLoc(C.ShuffleControl));
-    if (Reported.insert(Loc).second)
+    if (firstReportAt(Loc))
       diag(Loc, "%0 control operand %1 has segment mask %2 (bits 8-12), which encodes a "
                 "width of %3 lanes, not a power of two in [1, 32]: the result is undefined; "
                 "write ((32 - width) << 8) | clamp with width 1, 2, 4, 8, 16 or 32, e.g. "
@@ -76,7 +76,7 @@ std::optional<int64_t> InvalidShflWidthCheck::shuffleWidth(const WarpCollective 
   if (*W >= 1 && *W <= 32 && llvm::isPowerOf2_64(static_cast<uint64_t>(*W)))
     return *W;
   SourceLocation Loc = SM.getFileLoc(C.Width.E->getBeginLoc());
-  if (Reported.insert(Loc).second)
+  if (firstReportAt(Loc))
     diag(Loc, "%0 width %1 is not a power of two in [1, 32]: the result is "
               "undefined; use 1, 2, 4, 8, 16 or 32 (the size of the lane "
               "segments the shuffle works within)")
@@ -102,7 +102,7 @@ void InvalidShflWidthCheck::checkShuffle(const WarpCollective &C,
   bool Negative = Value < 0;
   if (!Negative && Value < *Width)
     return;
-  if (!Reported.insert(Loc).second)
+  if (!firstReportAt(Loc))
     return;
 
   SourceRange Range = C.LaneOrDelta.E ? C.LaneOrDelta.E->getSourceRange() : SourceRange(Loc);

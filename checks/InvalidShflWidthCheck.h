@@ -15,29 +15,23 @@
 #ifndef WARP_TIDY_INVALIDSHFLWIDTHCHECK_H
 #define WARP_TIDY_INVALIDSHFLWIDTHCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
-#include "llvm/ADT/DenseSet.h"
+#include "WarpCheck.h"
 
 namespace warp_tidy {
 
 struct WarpCollective;
 
-class InvalidShflWidthCheck : public clang::tidy::ClangTidyCheck {
+class InvalidShflWidthCheck : public WarpCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
+  using WarpCheck::WarpCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
   void checkShuffle(const WarpCollective &C,
                     const clang::ast_matchers::MatchFinder::MatchResult &Result);
   std::optional<int64_t> shuffleWidth(const WarpCollective &C, const clang::ASTContext &Ctx,
                                       const clang::SourceManager &SM);
-  llvm::DenseSet<clang::SourceLocation> Reported;
 };
 
 } // namespace warp_tidy

@@ -31,7 +31,10 @@ public:
   using UniformityCheck::UniformityCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Sites.clear(); }
+  void onStartOfTranslationUnit() override {
+    WarpCheck::onStartOfTranslationUnit();
+    Sites.clear();
+  }
   void onEndOfTranslationUnit() override;
 
 private:

@@ -87,7 +87,7 @@ void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &
   if (!Proved && !Whichever)
     return;
   SourceLocation Loc = SM.getFileLoc(Mask->getBeginLoc());
-  if (!Reported.insert(Loc).second)
+  if (!firstReportAt(Loc))
     return;
   std::string MaskText = hexMask(W.Mask);
   diag(Loc, "mask of %0 is computed from the lane and leaves the calling lane out: "
@@ -117,7 +117,7 @@ void MaskExcludesCallerCheck::checkBallotMask(const FunctionUniformity &Analysis
   const Expr *Mask = Site.MaskExpr;
   bool Defaulted = isa<CXXDefaultArgExpr>(Mask);
   SourceLocation Loc = SM.getFileLoc(Defaulted ? Site.At->getBeginLoc() : Mask->getBeginLoc());
-  if (!Reported.insert(Loc).second)
+  if (!firstReportAt(Loc))
     return;
   const Expr *Predicate = Ballot->getArg(1);
   std::string Kind = describeKind(Site.Intrinsic->Kind).str();
@@ -173,7 +173,7 @@ void MaskExcludesCallerCheck::checkRunTimeMasks(const FunctionUniformity &Analys
     if (SM.isInSystemHeader(Site.At->getBeginLoc()))
       continue;
     SourceLocation Loc = SM.getFileLoc(Mask->getBeginLoc());
-    if (!Reported.insert(Loc).second)
+    if (!firstReportAt(Loc))
       continue;
     diag(Loc, "mask of %0 is computed at run time and leaves out lanes that execute the "
               "call: every lane of the warp %select{that runs this kernel|that calls this "
@@ -227,7 +227,7 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Typo && Site.DataDecided)
       continue;
     SourceLocation Loc = SM.getFileLoc(Collective->maskLoc());
-    if (!Reported.insert(Loc).second)
+    if (!firstReportAt(Loc))
       continue;
     std::string MaskText = hexMask(Site.Required->bits());
     std::string Kind = describeKind(Site.Intrinsic->Kind).str();

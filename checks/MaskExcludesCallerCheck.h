@@ -22,7 +22,6 @@
 
 #include "uniformity/Uniformity.h"
 #include "UniformityCheck.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
 
@@ -31,7 +30,6 @@ public:
   using UniformityCheck::UniformityCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
   void checkLaneExpressionMask(const FunctionUniformity &Analysis, const CollectiveSite &Site,
@@ -39,7 +37,6 @@ private:
   void checkBallotMask(const FunctionUniformity &Analysis, const CollectiveSite &Site,
                        clang::ASTContext &Ctx);
   void checkRunTimeMasks(const FunctionUniformity &Analysis, clang::ASTContext &Ctx);
-  llvm::DenseSet<clang::SourceLocation> Reported;
 };
 
 } // namespace warp_tidy

@@ -28,7 +28,7 @@ namespace warp_tidy {
 
 MissingArchGuardCheck::MissingArchGuardCheck(StringRef Name,
                                              tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : WarpCheck(Name, Context),
       MinimumArchText(Options.getLocalOrGlobal(MinimumArchOption, "").str()),
       MinimumArch(parseMinimumArch(MinimumArchText)) {}
 

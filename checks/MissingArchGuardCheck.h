@@ -18,17 +18,14 @@
 #define WARP_TIDY_MISSINGARCHGUARDCHECK_H
 
 #include "arch/ArchGuards.h"
-#include "clang-tidy/ClangTidyCheck.h"
+#include "WarpCheck.h"
 #include <memory>
 
 namespace warp_tidy {
 
-class MissingArchGuardCheck : public clang::tidy::ClangTidyCheck {
+class MissingArchGuardCheck : public WarpCheck {
 public:
   MissingArchGuardCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
   void registerPPCallbacks(const clang::SourceManager &SM, clang::Preprocessor *PP,
                            clang::Preprocessor *ModuleExpanderPP) override;

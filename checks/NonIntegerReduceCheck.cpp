@@ -62,7 +62,7 @@ void NonIntegerReduceCheck::check(const MatchFinder::MatchResult &Result) {
   SourceLocation Loc = Result.SourceManager->getFileLoc(Written->getBeginLoc());
 
   if (WrittenType->isRealFloatingType()) {
-    if (!Reported.insert(Loc).second)
+    if (!firstReportAt(Loc))
       return;
     diag(Loc, "%0 is an integer-only warp reduction: this %1 value is "
               "silently converted to %2, dropping its fraction (and wrapping "
@@ -74,7 +74,7 @@ void NonIntegerReduceCheck::check(const MatchFinder::MatchResult &Result) {
 
   if (WrittenType->isIntegerType() && !WrittenType->isDependentType() &&
       Ctx.getTypeSize(WrittenType) > 32) {
-    if (!Reported.insert(Loc).second)
+    if (!firstReportAt(Loc))
       return;
     diag(Loc, "%0 reduces 32-bit values: this %1 value is truncated to %2, "
               "losing its upper 32 bits; reduce the halves separately or use a "
@@ -89,7 +89,7 @@ void NonIntegerReduceCheck::check(const MatchFinder::MatchResult &Result) {
     const Expr *From = Cast->getSubExpr()->IgnoreParenImpCasts();
     if (From->getType()->isRealFloatingType() && isa<DeclRefExpr, MemberExpr,
         ArraySubscriptExpr>(From) && resultBecomesFloating(Call, Ctx)) {
-      if (!Reported.insert(Loc).second)
+      if (!firstReportAt(Loc))
         return;
       diag(Loc, "%0 is an integer-only warp reduction: casting the %1 value to "
                 "%2 and the result back to floating point drops every "

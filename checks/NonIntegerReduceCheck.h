@@ -15,23 +15,17 @@
 #ifndef WARP_TIDY_NONINTEGERREDUCECHECK_H
 #define WARP_TIDY_NONINTEGERREDUCECHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
-#include "llvm/ADT/DenseSet.h"
+#include "WarpCheck.h"
 
 namespace warp_tidy {
 
-class NonIntegerReduceCheck : public clang::tidy::ClangTidyCheck {
+class NonIntegerReduceCheck : public WarpCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
+  using WarpCheck::WarpCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
-  llvm::DenseSet<clang::SourceLocation> Reported;
 };
 
 } // namespace warp_tidy

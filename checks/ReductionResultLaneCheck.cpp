@@ -12,7 +12,7 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 void ReductionResultLaneCheck::onStartOfTranslationUnit() {
-  Reported.clear();
+  WarpCheck::onStartOfTranslationUnit();
   Reach.emplace();
 }
 
@@ -32,7 +32,7 @@ void ReductionResultLaneCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   for (const LaneZeroTotalUse &U : findLaneZeroTotalUses(FD, *Result.Context, *Reach)) {
     SourceLocation Loc = SM.getFileLoc(U.Use->getBeginLoc());
-    if (!Reported.insert(Loc).second)
+    if (!firstReportAt(Loc))
       continue;
     std::string What = U.Var ? "'" + U.Var->getName().str() + "'" : "the result of this call";
     diag(Loc, "%0 holds the total of a __shfl_down_sync tree reduction only in lane 0 "

@@ -10,25 +10,20 @@
 #define WARP_TIDY_REDUCTIONRESULTLANECHECK_H
 
 #include "patterns/ReductionResultLane.h"
-#include "clang-tidy/ClangTidyCheck.h"
-#include "llvm/ADT/DenseSet.h"
+#include "WarpCheck.h"
 #include <optional>
 
 namespace warp_tidy {
 
-class ReductionResultLaneCheck : public clang::tidy::ClangTidyCheck {
+class ReductionResultLaneCheck : public WarpCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
+  using WarpCheck::WarpCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
 
 private:
   // Template instantiations revisit the same use; report each location once.
-  llvm::DenseSet<clang::SourceLocation> Reported;
   // Which functions need no walk at all, for this unit (most device
   // functions of a real unit reach no down shuffle).
   std::optional<DownShuffleReach> Reach;

@@ -112,7 +112,7 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
   SourceLocation Loc = SM.getFileLoc(Call->getBeginLoc());
-  if (Reported.contains(Loc))
+  if (reportedAt(Loc))
     return;
   WarpAnalysisCache &Cache = analysisCache(Ctx);
   // Most calls are not helpers with a mask parameter: the helper-call
@@ -134,7 +134,7 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
                  : analyzeShuffleSource(Call, Ctx, Analysis.get());
   if (!F)
     return;
-  Reported.insert(Loc);
+  firstReportAt(Loc);
   if (F->Helper) {
     reportHelper(*F, Loc, Ctx);
     return;

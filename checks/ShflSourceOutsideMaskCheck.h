@@ -17,7 +17,6 @@
 #include "patterns/ShuffleSources.h"
 #include "uniformity/Uniformity.h"
 #include "UniformityCheck.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace warp_tidy {
 
@@ -26,13 +25,11 @@ public:
   using UniformityCheck::UniformityCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
   void reportHelper(const ShuffleSourceFinding &F, clang::SourceLocation Loc,
                     clang::ASTContext &Ctx);
 
-  llvm::DenseSet<clang::SourceLocation> Reported;
 };
 
 } // namespace warp_tidy

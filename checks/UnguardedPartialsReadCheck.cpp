@@ -4,6 +4,8 @@
 #include "matchers/CheckMatchers.h"
 #include "patterns/PartialsRead.h"
 #include "launch/ReachingLaunches.h"
+#include "ast/CallIndex.h"
+#include "ast/UnitContext.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
@@ -13,16 +15,11 @@ using namespace clang::ast_matchers;
 
 namespace warp_tidy {
 
-void UnguardedPartialsReadCheck::onStartOfTranslationUnit() {
-  Reported.clear();
-  Calls.clear();
-}
-
 // The option is read as text: the bool overloads of OptionsView are not
 // exported by the installed libclangTidy.
 UnguardedPartialsReadCheck::UnguardedPartialsReadCheck(llvm::StringRef Name,
                                                        clang::tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context) {
+    : WarpCheck(Name, Context) {
   std::string Value = Options.get("AssumeWholeWarps", "false").lower();
   AssumeWholeWarps = Value == "true" || Value == "1" || Value == "yes";
 }
@@ -57,6 +54,8 @@ static std::string sourceText(const Expr *E, const SourceManager &SM, const Lang
 void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Read = Result.Nodes.getNodeAs<ArraySubscriptExpr>("read");
   ASTContext &Ctx = *Result.Context;
+  // Who passes what to a helper that takes the partials as a pointer.
+  CallIndex &Calls = UnitContext::of(Ctx).get<CallIndex>();
   PartialsOptions Opts;
   Opts.AssumeWholeWarps = AssumeWholeWarps;
   Opts.SharedArgument = [&](const ParmVarDecl *P) { return Calls.sharedArrayPassedFor(P, Ctx); };
@@ -70,7 +69,7 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   const LangOptions &LO = getLangOpts();
   SourceLocation Loc = SM.getFileLoc(Read->getBeginLoc());
-  if (!Reported.insert(Loc).second)
+  if (!firstReportAt(Loc))
     return;
 
   std::string Idx = sourceText(F->LaneIndex, SM, LO);

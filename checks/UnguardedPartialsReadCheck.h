@@ -16,28 +16,19 @@
 #ifndef WARP_TIDY_UNGUARDEDPARTIALSREADCHECK_H
 #define WARP_TIDY_UNGUARDEDPARTIALSREADCHECK_H
 
-#include "ast/CallIndex.h"
-#include "clang-tidy/ClangTidyCheck.h"
-#include "llvm/ADT/DenseSet.h"
+#include "WarpCheck.h"
 
 namespace warp_tidy {
 
-class UnguardedPartialsReadCheck : public clang::tidy::ClangTidyCheck {
+class UnguardedPartialsReadCheck : public WarpCheck {
 public:
   UnguardedPartialsReadCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
 
 private:
   bool AssumeWholeWarps;
-  llvm::DenseSet<clang::SourceLocation> Reported;
-  /// Who passes what to a helper that takes the partials as a pointer.
-  CallIndex Calls;
 };
 
 } // namespace warp_tidy

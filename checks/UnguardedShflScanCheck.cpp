@@ -14,7 +14,7 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 void UnguardedShflScanCheck::onStartOfTranslationUnit() {
-  Reported.clear();
+  WarpCheck::onStartOfTranslationUnit();
 }
 
 void UnguardedShflScanCheck::registerMatchers(MatchFinder *Finder) {
@@ -61,7 +61,7 @@ void UnguardedShflScanCheck::reportStaleLanes(const ScanFinding &F, ASTContext &
   const LaneFlowVerdict &Flow = F.Flow;
   const BinaryOperator *Store = Flow.PartialStore;
   SourceLocation Loc = SM.getFileLoc(Store->getOperatorLoc());
-  if (!Reported.insert(Loc).second)
+  if (!firstReportAt(Loc))
     return;
   std::string Var = sourceText(Store->getLHS(), SM, LO);
   if (Var.empty())
@@ -128,7 +128,7 @@ void UnguardedShflScanCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *BO = dyn_cast<BinaryOperator>(F->Combine))
     Loc = BO->getOperatorLoc();
   Loc = SM.getFileLoc(Loc);
-  if (!Reported.insert(Loc).second)
+  if (!firstReportAt(Loc))
     return;
 
   std::string Acc = sourceText(F->Accumulator, SM, LO);

@@ -17,19 +17,15 @@
 #ifndef WARP_TIDY_UNGUARDEDSHFLSCANCHECK_H
 #define WARP_TIDY_UNGUARDEDSHFLSCANCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
-#include "llvm/ADT/DenseSet.h"
+#include "WarpCheck.h"
 
 namespace warp_tidy {
 
 struct ScanFinding;
 
-class UnguardedShflScanCheck : public clang::tidy::ClangTidyCheck {
+class UnguardedShflScanCheck : public WarpCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
+  using WarpCheck::WarpCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
@@ -37,7 +33,6 @@ public:
 private:
   void reportStaleLanes(const ScanFinding &F, clang::ASTContext &Ctx);
   // Template instantiations revisit the same code; report each place once.
-  llvm::DenseSet<clang::SourceLocation> Reported;
 };
 
 } // namespace warp_tidy

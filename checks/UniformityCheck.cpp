@@ -12,7 +12,7 @@ static bool parseBool(llvm::StringRef Value) {
 }
 
 UniformityCheck::UniformityCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context) {
+    : WarpCheck(Name, Context) {
   Uniformity.AssumeWarpAlignedBlocks =
       parseBool(Options.getLocalOrGlobal("AssumeWarpAlignedBlocks", "true"));
 }

@@ -10,16 +10,13 @@
 #define WARP_TIDY_UNIFORMITYCHECK_H
 
 #include "uniformity/Uniformity.h"
-#include "clang-tidy/ClangTidyCheck.h"
+#include "WarpCheck.h"
 
 namespace warp_tidy {
 
-class UniformityCheck : public clang::tidy::ClangTidyCheck {
+class UniformityCheck : public WarpCheck {
 public:
   UniformityCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
   /// Writes the analysis options back for --dump-config; checks with options
   /// of their own call this first.
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;

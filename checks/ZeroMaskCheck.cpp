@@ -53,7 +53,7 @@ void ZeroMaskCheck::checkCollective(const WarpCollective &Collective,
     return;
 
   SourceLocation Loc = Result.SourceManager->getFileLoc(Collective.maskLoc());
-  if (!Reported.insert(Loc).second)
+  if (!firstReportAt(Loc))
     return;
 
   diag(Loc, "%0 is called with a mask that is always 0: no lane is named, so "

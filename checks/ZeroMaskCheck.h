@@ -11,28 +11,21 @@
 #ifndef WARP_TIDY_ZEROMASKCHECK_H
 #define WARP_TIDY_ZEROMASKCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
-#include "llvm/ADT/DenseSet.h"
+#include "WarpCheck.h"
 
 namespace warp_tidy {
 
 struct WarpCollective;
 
-class ZeroMaskCheck : public clang::tidy::ClangTidyCheck {
+class ZeroMaskCheck : public WarpCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
+  using WarpCheck::WarpCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
 
 private:
   void checkCollective(const WarpCollective &Collective,
                        const clang::ast_matchers::MatchFinder::MatchResult &Result);
-  // Template instantiations revisit the same call; report each location once.
-  llvm::DenseSet<clang::SourceLocation> Reported;
 };
 
 } // namespace warp_tidy
