@@ -2,10 +2,10 @@
 
 #include "ActivemaskSyncMaskCheck.h"
 #include "ast/AstQueries.h"
-#include "matchers/CheckMatchers.h"
 #include "intrinsics/CollectiveCalls.h"
-#include "uniformity/Uniformity.h"
 #include "intrinsics/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
+#include "uniformity/Uniformity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
@@ -18,9 +18,7 @@ namespace warp_tidy {
 // (Matching the calls with forFunction() would build the parent map of the
 // whole translation unit, headers included.)
 void ActivemaskSyncMaskCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isProjectFunctionDefinition())
-                         .bind("fn"),
-                     this);
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition()).bind("fn"), this);
 }
 
 static bool isActivemaskCall(const Expr *E) {
@@ -179,8 +177,7 @@ void ActivemaskSyncMaskCheck::checkAsm(const GCCAsmStmt *Asm, const FunctionDecl
       continue;
     }
     if (C.Mask.E)
-      judgeMask(Asm, C.Mask.E, C.displayName(), C.Intrinsic->Kind, nullptr, nullptr, FD,
-                Result);
+      judgeMask(Asm, C.Mask.E, C.displayName(), C.Intrinsic->Kind, nullptr, nullptr, FD, Result);
   }
 }
 

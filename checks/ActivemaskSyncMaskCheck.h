@@ -34,8 +34,8 @@ private:
   /// comes from __activemask(); \p Wrapper / \p Inside: the helper called
   /// at \p At and its collective, when the mask is the helper's parameter.
   void judgeMask(const clang::Stmt *At, const clang::Expr *Mask, std::string Name,
-                 CollectiveKind Kind, const clang::FunctionDecl *Wrapper,
-                 const clang::Stmt *Inside, const clang::FunctionDecl *FD,
+                 CollectiveKind Kind, const clang::FunctionDecl *Wrapper, const clang::Stmt *Inside,
+                 const clang::FunctionDecl *FD,
                  const clang::ast_matchers::MatchFinder::MatchResult &Result);
 };
 

@@ -13,11 +13,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "DivergentFullMaskCheck.h"
-#include "ast/AstQueries.h"
-#include "matchers/CheckMatchers.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "arch/TargetArchs.h"
+#include "ast/AstQueries.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -36,8 +36,7 @@ namespace warp_tidy {
 DivergentFullMaskCheck::DivergentFullMaskCheck(llvm::StringRef Name,
                                                tidy::ClangTidyContext *Context)
     : UniformityCheck(Name, Context) {
-  SchedulingOption =
-      Options.get("IndependentThreadScheduling", "auto").str();
+  SchedulingOption = Options.get("IndependentThreadScheduling", "auto").str();
 }
 
 void DivergentFullMaskCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opts) {
@@ -48,9 +47,7 @@ void DivergentFullMaskCheck::storeOptions(tidy::ClangTidyOptions::OptionMap &Opt
 void DivergentFullMaskCheck::registerMatchers(MatchFinder *Finder) {
   // One match per function definition (template instantiations included):
   // the analysis judges all collectives of a function at once.
-  Finder->addMatcher(functionDecl(isProjectFunctionDefinition())
-                         .bind("fn"),
-                     this);
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition()).bind("fn"), this);
 }
 
 bool DivergentFullMaskCheck::independentThreadScheduling(const ASTContext &Ctx) {
@@ -80,11 +77,11 @@ static SourceLocation fileLoc(const ASTContext &Ctx, SourceLocation Loc) {
 /// What the divergent condition is, for the note. \p GroupSize: the lanes
 /// that must agree (a tile's collective needs only its tile's lanes to).
 static std::string describeCondition(const DivergenceSource &Src, unsigned GroupSize) {
-  std::string Lanes = GroupSize < 32
-                          ? "the lanes of a " + std::to_string(GroupSize) + "-lane tile"
-                          : std::string("the lanes of a warp");
+  std::string Lanes = GroupSize < 32 ? "the lanes of a " + std::to_string(GroupSize) + "-lane tile"
+                                     : std::string("the lanes of a warp");
   if (Src.Kind == DivergenceSource::Argument)
-    return "this argument differs between " + Lanes + ", and inside the callee "
+    return "this argument differs between " + Lanes +
+           ", and inside the callee "
            "it decides whether a lane reaches the collective";
   const Stmt *T = Src.Terminator;
   std::string What = "this condition";
@@ -97,10 +94,12 @@ static std::string describeCondition(const DivergenceSource &Src, unsigned Group
   else if (T && isa<SwitchStmt>(T))
     What = "this switch condition";
   if (Src.Kind == DivergenceSource::EarlyExit)
-    return What + " differs between " + Lanes + "; the lanes for which it "
-                  "leads to 'return' have exited before the shuffle";
-  return What + " differs between " + Lanes + ", so only some lanes take the path "
-                "to the collective";
+    return What + " differs between " + Lanes +
+           "; the lanes for which it "
+           "leads to 'return' have exited before the shuffle";
+  return What + " differs between " + Lanes +
+         ", so only some lanes take the path "
+         "to the collective";
 }
 
 /// The lanes a helper's collective needs converged, for the message.
@@ -115,7 +114,7 @@ static std::string maskText(const CollectiveSite &Site) {
     return "the implicit mask of its " + std::to_string(Site.GroupSize) + "-lane tile";
   if (Site.ImplicitMask)
     return Site.Required && !Site.Required->isAll() ? "its implicit tile mask"
-                                                     : "its implicit full-warp mask";
+                                                    : "its implicit full-warp mask";
   if (Site.Required && Site.Required->isAll())
     return "a full mask";
   return "mask " + hexMask(Site.Required ? Site.Required->bits() : 0u);
@@ -125,8 +124,8 @@ static std::string calleeName(const Stmt *At) {
   // Inline PTX: named by its instruction.
   const auto *Call = dyn_cast_or_null<CallExpr>(At);
   if (!Call) {
-    std::optional<WarpCollective> W = At ? asmCollectiveNeedingLanes(cast<GCCAsmStmt>(At))
-                                          : std::nullopt;
+    std::optional<WarpCollective> W =
+        At ? asmCollectiveNeedingLanes(cast<GCCAsmStmt>(At)) : std::nullopt;
     return W ? W->displayName() : "the collective";
   }
   const FunctionDecl *FD = Call->getDirectCallee();
@@ -268,8 +267,7 @@ hoistFromConditional(const CollectiveSite &Site, const FunctionUniformity &Analy
 }
 
 void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet Missing,
-                                             const FunctionUniformity &Analysis,
-                                             ASTContext &Ctx) {
+                                             const FunctionUniformity &Analysis, ASTContext &Ctx) {
   SourceLocation Loc = fileLoc(Ctx, Site.At->getBeginLoc());
   if (!firstReportAt(Loc))
     return;
@@ -307,8 +305,8 @@ void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet
     diag(fileLoc(Ctx, Src.Condition->getBeginLoc()), describeCondition(Src, Site.GroupSize),
          DiagnosticIDs::Note);
   if (Site.Helper && Site.Witness)
-    diag(fileLoc(Ctx, Site.Witness->getBeginLoc()),
-         "the %0 in %1 that needs the lanes is here", DiagnosticIDs::Note)
+    diag(fileLoc(Ctx, Site.Witness->getBeginLoc()), "the %0 in %1 that needs the lanes is here",
+         DiagnosticIDs::Note)
         << Kind << Site.Helper;
 }
 
@@ -345,8 +343,7 @@ void DivergentFullMaskCheck::reportEarlyExit(const CollectiveSite &Site, LaneSet
 
 void DivergentFullMaskCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  UniformityRef Analysis =
-      collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
+  UniformityRef Analysis = collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
   if (!Analysis)
     return;
   if (getenv("WARP_TIDY_DEBUG_UNIFORMITY"))

@@ -14,8 +14,8 @@
 #ifndef WARP_TIDY_DIVERGENTFULLMASKCHECK_H
 #define WARP_TIDY_DIVERGENTFULLMASKCHECK_H
 
-#include "uniformity/Uniformity.h"
 #include "UniformityCheck.h"
+#include "uniformity/Uniformity.h"
 #include <optional>
 
 namespace warp_tidy {

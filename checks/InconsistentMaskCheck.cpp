@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "InconsistentMaskCheck.h"
-#include "matchers/CheckMatchers.h"
 #include "intrinsics/CollectiveCalls.h"
+#include "matchers/CheckMatchers.h"
 #include "uniformity/LaneMasks.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -21,15 +21,12 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 void InconsistentMaskCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isProjectFunctionDefinition())
-                         .bind("fn"),
-                     this);
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition()).bind("fn"), this);
 }
 
 void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  UniformityRef Analysis =
-      collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
+  UniformityRef Analysis = collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
   if (!Analysis)
     return;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -50,8 +47,7 @@ void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
         LaneMaskQuestions::Existence::NoneExists)
       continue;
     LaneMaskQuestions::DisagreeingLanes W;
-    if (Questions.disagreeingLanes(MaskTerm, Executing, &W) !=
-        LaneMaskQuestions::Existence::Exists)
+    if (Questions.disagreeingLanes(MaskTerm, Executing, &W) != LaneMaskQuestions::Existence::Exists)
       continue;
     SourceLocation Loc = SM.getFileLoc(Mask->getBeginLoc());
     if (!firstReportAt(Loc))
@@ -62,9 +58,8 @@ void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
               "hang or exchange wrong values); compute a mask that is the same in every lane "
               "it names (from the lane's group, e.g. `0xffu << (lane & ~7)`, not from the "
               "lane itself)")
-        << W.Lane << W.Named << Site.Intrinsic->Name << hexMask(W.Mask)
-        << hexMask(W.NamedMask) << describeKind(Site.Intrinsic->Kind)
-        << Mask->getSourceRange();
+        << W.Lane << W.Named << Site.Intrinsic->Name << hexMask(W.Mask) << hexMask(W.NamedMask)
+        << describeKind(Site.Intrinsic->Kind) << Mask->getSourceRange();
     if (const Expr *Definition = maskDefinition(Mask, Cache.fieldStores()))
       diag(SM.getFileLoc(Definition->getBeginLoc()), "the mask is computed from the lane here",
            DiagnosticIDs::Note);

@@ -1,10 +1,10 @@
 //===--- InvalidShflWidthCheck.cpp - warp-invalid-shfl-width --------------===//
 
 #include "InvalidShflWidthCheck.h"
-#include "matchers/CheckMatchers.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/InlinePtx.h"
 #include "intrinsics/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -16,19 +16,18 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 void InvalidShflWidthCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      callExpr(calleeNamedAnyOf({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-                                 "__shfl_xor_sync", "__shfl", "__shfl_up", "__shfl_down",
-                                 "__shfl_xor"}),
-               unless(isExpansionInSystemHeader()),
-               unless(isInDiscardedConstexprBranch()))
-          .bind("call"),
-      this);
-  // shfl.sync written as inline PTX; its `c` operand encodes the width.
-  Finder->addMatcher(asmStmt(unless(isExpansionInSystemHeader()),
-                             unless(isInDiscardedConstexprBranch()))
-                         .bind("asm"),
+  Finder->addMatcher(callExpr(calleeNamedAnyOf({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                                                "__shfl_xor_sync", "__shfl", "__shfl_up",
+                                                "__shfl_down", "__shfl_xor"}),
+                              unless(isExpansionInSystemHeader()),
+                              unless(isInDiscardedConstexprBranch()))
+                         .bind("call"),
                      this);
+  // shfl.sync written as inline PTX; its `c` operand encodes the width.
+  Finder->addMatcher(
+      asmStmt(unless(isExpansionInSystemHeader()), unless(isInDiscardedConstexprBranch()))
+          .bind("asm"),
+      this);
 }
 
 void InvalidShflWidthCheck::check(const MatchFinder::MatchResult &Result) {
@@ -50,8 +49,8 @@ static std::string hex(int64_t Value) {
 // defaulted), or for inline PTX what the control operand `c` encodes.
 // std::nullopt after reporting an invalid one.
 std::optional<int64_t> InvalidShflWidthCheck::shuffleWidth(const WarpCollective &C,
-                                                          const ASTContext &Ctx,
-                                                          const SourceManager &SM) {
+                                                           const ASTContext &Ctx,
+                                                           const SourceManager &SM) {
   if (C.isInlinePtx()) {
     std::optional<int64_t> Control = C.ShuffleControl.constant(Ctx);
     if (!Control)
@@ -122,8 +121,8 @@ void InvalidShflWidthCheck::checkShuffle(const WarpCollective &C,
     diag(Loc, "%0 source lane %1 is out of range for width %2: it is taken "
               "modulo %2 and reads lane %3 of the segment; write the lane you "
               "mean, in [0, %2)")
-        << C.displayName() << V << WidthText
-        << std::to_string(((Value % *Width) + *Width) % *Width) << Range;
+        << C.displayName() << V << WidthText << std::to_string(((Value % *Width) + *Width) % *Width)
+        << Range;
     break;
   case ShuffleDirection::Xor:
     diag(Loc, "%0 lane mask %1 is out of range for width %2: lanes xor-ed "

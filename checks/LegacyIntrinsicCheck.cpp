@@ -1,8 +1,8 @@
 //===--- LegacyIntrinsicCheck.cpp - warp-legacy-intrinsic -----------------===//
 
 #include "LegacyIntrinsicCheck.h"
-#include "matchers/CheckMatchers.h"
 #include "intrinsics/CollectiveCalls.h"
+#include "matchers/CheckMatchers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
@@ -25,8 +25,7 @@ static std::vector<StringRef> legacyNames() {
 void LegacyIntrinsicCheck::registerMatchers(MatchFinder *Finder) {
   // The enclosing callable is optional: a call in a default argument or a
   // global initialiser is still reported, just never rewritten.
-  Finder->addMatcher(callExpr(calleeNamedAnyOf(legacyNames()),
-                              unless(isExpansionInSystemHeader()),
+  Finder->addMatcher(callExpr(calleeNamedAnyOf(legacyNames()), unless(isExpansionInSystemHeader()),
                               unless(isInDiscardedConstexprBranch()),
                               optionally(forEnclosingCallable(functionDecl().bind("fn"))))
                          .bind("call"),
@@ -99,17 +98,15 @@ void LegacyIntrinsicCheck::check(const MatchFinder::MatchResult &Result) {
 void LegacyIntrinsicCheck::onEndOfTranslationUnit() {
   for (auto &[Loc, Site] : Sites) {
     const WarpIntrinsic &I = *Site.Intrinsic;
-    bool WholeWarp = Site.AnalysedContexts > 0 &&
-                     Site.WholeWarpContexts == Site.AnalysedContexts;
+    bool WholeWarp = Site.AnalysedContexts > 0 && Site.WholeWarpContexts == Site.AnalysedContexts;
     if (WholeWarp) {
       diag(Loc, "%0 is a legacy warp %1 without a mask: it works on whichever lanes "
                 "happen to be converged, which independent thread scheduling "
                 "(sm_70+) no longer guarantees, and nvcc does not provide it for "
                 "sm_70 and newer; every lane of the warp reaches this call, so use "
                 "%2")
-          << I.Name << describeKind(I.Kind)
-          << (I.SyncReplacement + "(" + FullMask + ", ...)").str() << Site.Range
-          << Site.FullMaskRewrite;
+          << I.Name << describeKind(I.Kind) << (I.SyncReplacement + "(" + FullMask + ", ...)").str()
+          << Site.Range << Site.FullMaskRewrite;
       continue;
     }
     diag(Loc, "%0 is a legacy warp %1 without a mask: it works on whichever lanes "

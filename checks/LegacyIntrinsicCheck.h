@@ -19,8 +19,8 @@
 #ifndef WARP_TIDY_LEGACYINTRINSICCHECK_H
 #define WARP_TIDY_LEGACYINTRINSICCHECK_H
 
-#include "uniformity/Uniformity.h"
 #include "UniformityCheck.h"
+#include "uniformity/Uniformity.h"
 #include "llvm/ADT/MapVector.h"
 #include <vector>
 
@@ -46,8 +46,8 @@ private:
     /// The rewrite to the `_sync` form with a full mask; empty when the call
     /// cannot be rewritten in place (written inside a macro).
     std::vector<clang::FixItHint> FullMaskRewrite;
-    unsigned AnalysedContexts = 0; ///< non-dependent bodies the call is in
-    unsigned WholeWarpContexts = 0;///< ... of which every lane reaches it
+    unsigned AnalysedContexts = 0;  ///< non-dependent bodies the call is in
+    unsigned WholeWarpContexts = 0; ///< ... of which every lane reaches it
   };
 
   bool reachedByWholeWarp(const clang::CallExpr *Call, const clang::FunctionDecl *Fn,

@@ -2,19 +2,19 @@
 //
 // Judgement: lanes that may reach the call (May) minus the lanes the mask
 // names; for a mask computed from the lane, whether some executing lane
-// provably passes a mask without its own bit (analysis/LaneMasks.h). When data decide which lanes arrive (a divergent condition that is
-// not a lane comparison), the program may well guarantee that only the named
-// lanes get there, so only the unmistakable typo form is reported then.
+// provably passes a mask without its own bit (analysis/LaneMasks.h). When data decide which lanes
+// arrive (a divergent condition that is not a lane comparison), the program may well guarantee that
+// only the named lanes get there, so only the unmistakable typo form is reported then.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MaskExcludesCallerCheck.h"
-#include "matchers/CheckMatchers.h"
 #include "intrinsics/CollectiveCalls.h"
+#include "intrinsics/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
+#include "symbolic/SymbolicTerm.h"
 #include "uniformity/LaneMasks.h"
 #include "uniformity/RunTimeMasks.h"
-#include "symbolic/SymbolicTerm.h"
-#include "intrinsics/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -27,9 +27,7 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 void MaskExcludesCallerCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isProjectFunctionDefinition())
-                         .bind("fn"),
-                     this);
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition()).bind("fn"), this);
 }
 
 /// A hexadecimal literal of five to seven `f` digits: a full mask with
@@ -38,9 +36,8 @@ static bool looksLikeTruncatedFullMask(const Expr *Mask, const ASTContext &Ctx) 
   const auto *Lit = dyn_cast<IntegerLiteral>(Mask->IgnoreParenImpCasts());
   if (!Lit || Lit->getBeginLoc().isMacroID())
     return false;
-  llvm::StringRef Text = Lexer::getSourceText(
-      CharSourceRange::getTokenRange(Lit->getSourceRange()), Ctx.getSourceManager(),
-      Ctx.getLangOpts());
+  llvm::StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Lit->getSourceRange()),
+                                              Ctx.getSourceManager(), Ctx.getLangOpts());
   Text = Text.rtrim("uUlL");
   if (!Text.consume_front("0x") && !Text.consume_front("0X"))
     return false;
@@ -62,8 +59,7 @@ static std::string calleeForMessage(const CollectiveSite &Site, const ASTContext
 /// reported when some lane that executes the call provably passes a mask
 /// without its own bit (analysis/LaneMasks.h), with that lane as witness.
 void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &Analysis,
-                                                      const CollectiveSite &Site,
-                                                      ASTContext &Ctx) {
+                                                      const CollectiveSite &Site, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   // The mask as the site gives it: the collective's argument, an inline PTX
   // collective's operand, or what a wrapper passes on as its mask.
@@ -80,10 +76,9 @@ void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &
                 LaneMaskQuestions::Existence::Exists;
   // When data decide which lanes arrive, it is still provable if no lane
   // that may arrive has its own bit: whichever arrives is left out.
-  bool Whichever = !Proved && Site.DataDecided &&
-                   Questions.noLaneHasOwnBit(MaskTerm, Site.May) &&
-                   Questions.laneWithoutOwnBit(MaskTerm, Site.May, &W) ==
-                       LaneMaskQuestions::Existence::Exists;
+  bool Whichever =
+      !Proved && Site.DataDecided && Questions.noLaneHasOwnBit(MaskTerm, Site.May) &&
+      Questions.laneWithoutOwnBit(MaskTerm, Site.May, &W) == LaneMaskQuestions::Existence::Exists;
   if (!Proved && !Whichever)
     return;
   SourceLocation Loc = SM.getFileLoc(Mask->getBeginLoc());
@@ -110,8 +105,7 @@ void MaskExcludesCallerCheck::checkBallotMask(const FunctionUniformity &Analysis
   const SourceManager &SM = Ctx.getSourceManager();
   if (SM.isInSystemHeader(Site.At->getBeginLoc()) || !Site.Intrinsic)
     return;
-  const CallExpr *Ballot =
-      ballotMaskLeavingCallersOut(Analysis, Site, analysisCache(Ctx).prover());
+  const CallExpr *Ballot = ballotMaskLeavingCallersOut(Analysis, Site, analysisCache(Ctx).prover());
   if (!Ballot)
     return;
   const Expr *Mask = Site.MaskExpr;
@@ -133,13 +127,12 @@ void MaskExcludesCallerCheck::checkBallotMask(const FunctionUniformity &Analysis
             "0xffffffff and give the other lanes a neutral value")
       << calleeForMessage(Site, Ctx) << Kind << (Site.Helper ? 1 : 0) << (WholeWarp ? 1 : 0)
       << Mask->getSourceRange();
-  diag(SM.getFileLoc(Ballot->getBeginLoc()), "the mask is this ballot of '%0'",
-       DiagnosticIDs::Note)
+  diag(SM.getFileLoc(Ballot->getBeginLoc()), "the mask is this ballot of '%0'", DiagnosticIDs::Note)
       << Lexer::getSourceText(CharSourceRange::getTokenRange(Predicate->getSourceRange()), SM,
                               Ctx.getLangOpts());
   if (Site.Helper && Site.Witness)
-    diag(SM.getFileLoc(Site.Witness->getBeginLoc()),
-         "%0 uses the argument as the mask of this %1", DiagnosticIDs::Note)
+    diag(SM.getFileLoc(Site.Witness->getBeginLoc()), "%0 uses the argument as the mask of this %1",
+         DiagnosticIDs::Note)
         << Site.Helper << Site.Intrinsic->Name;
 }
 
@@ -151,9 +144,8 @@ void MaskExcludesCallerCheck::checkRunTimeMasks(const FunctionUniformity &Analys
                                                 ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   WarpAnalysisCache &Cache = analysisCache(Ctx);
-  llvm::SmallVector<RunTimeMaskFinding, 2> Findings =
-      runTimeMasksOfKernel(Analysis, Cache.terms(), Cache.prover(),
-                           Cache.options().AssumeWarpAlignedBlocks);
+  llvm::SmallVector<RunTimeMaskFinding, 2> Findings = runTimeMasksOfKernel(
+      Analysis, Cache.terms(), Cache.prover(), Cache.options().AssumeWarpAlignedBlocks);
   for (const CollectiveSite &Call : Analysis.sites()) {
     // The helper's full analysis only when it can hold such a mask: it may
     // have been evicted from the cache, and recomputing it costs.
@@ -182,23 +174,21 @@ void MaskExcludesCallerCheck::checkRunTimeMasks(const FunctionUniformity &Analys
               "without lane %4's bit, so the %2 is undefined for that lane; pass "
               "0xffffffff and give the lanes that should not contribute a neutral value, "
               "or guard the call so that only the lanes named in the mask reach it")
-        << calleeForMessage(Site, Ctx) << (F.Call ? 1 : 0)
-        << describeKind(Site.Intrinsic->Kind) << hexMask(F.Mask) << F.Lane
-        << (F.Constant ? 1 : 0) << Mask->getSourceRange();
+        << calleeForMessage(Site, Ctx) << (F.Call ? 1 : 0) << describeKind(Site.Intrinsic->Kind)
+        << hexMask(F.Mask) << F.Lane << (F.Constant ? 1 : 0) << Mask->getSourceRange();
     if (const Expr *Definition = maskDefinition(Mask, Cache.fieldStores()))
       diag(SM.getFileLoc(Definition->getBeginLoc()), "the mask is computed here",
            DiagnosticIDs::Note);
     if (F.Call)
-      diag(SM.getFileLoc(F.Call->At->getBeginLoc()),
-           "every lane of the warp calls %0 here", DiagnosticIDs::Note)
+      diag(SM.getFileLoc(F.Call->At->getBeginLoc()), "every lane of the warp calls %0 here",
+           DiagnosticIDs::Note)
           << F.Call->Helper;
   }
 }
 
 void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  UniformityRef Analysis =
-      collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
+  UniformityRef Analysis = collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
   if (!Analysis)
     return;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -219,8 +209,7 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
     std::optional<WarpCollective> Collective =
         Site.Call ? warpCollectiveAt(Site.Call)
                   : asmCollectiveNeedingLanes(cast<GCCAsmStmt>(Site.At));
-    if (!Collective || !Collective->Mask.present() ||
-        SM.isInSystemHeader(Site.At->getBeginLoc()))
+    if (!Collective || !Collective->Mask.present() || SM.isInSystemHeader(Site.At->getBeginLoc()))
       continue;
     const Expr *Mask = Collective->Mask.E;
     bool Typo = Mask && looksLikeTruncatedFullMask(Mask, Ctx);

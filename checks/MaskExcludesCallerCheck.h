@@ -20,8 +20,8 @@
 #ifndef WARP_TIDY_MASKEXCLUDESCALLERCHECK_H
 #define WARP_TIDY_MASKEXCLUDESCALLERCHECK_H
 
-#include "uniformity/Uniformity.h"
 #include "UniformityCheck.h"
+#include "uniformity/Uniformity.h"
 
 namespace warp_tidy {
 

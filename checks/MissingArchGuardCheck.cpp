@@ -9,11 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "MissingArchGuardCheck.h"
-#include "matchers/CheckMatchers.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "arch/TargetArchs.h"
 #include "ast/UnitParents.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -26,8 +26,7 @@ using namespace clang::ast_matchers;
 
 namespace warp_tidy {
 
-MissingArchGuardCheck::MissingArchGuardCheck(StringRef Name,
-                                             tidy::ClangTidyContext *Context)
+MissingArchGuardCheck::MissingArchGuardCheck(StringRef Name, tidy::ClangTidyContext *Context)
     : WarpCheck(Name, Context),
       MinimumArchText(Options.getLocalOrGlobal(MinimumArchOption, "").str()),
       MinimumArch(parseMinimumArch(MinimumArchText)) {}
@@ -63,13 +62,11 @@ void MissingArchGuardCheck::registerMatchers(MatchFinder *Finder) {
                               unless(isInDiscardedConstexprBranch()))
                          .bind("call"),
                      this);
-  Finder->addMatcher(functionDecl(isProjectFunctionDefinition())
-                         .bind("function"),
-                     this);
-  Finder->addMatcher(asmStmt(unless(isExpansionInSystemHeader()),
-                             unless(isInDiscardedConstexprBranch()))
-                         .bind("asm"),
-                     this);
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition()).bind("function"), this);
+  Finder->addMatcher(
+      asmStmt(unless(isExpansionInSystemHeader()), unless(isInDiscardedConstexprBranch()))
+          .bind("asm"),
+      this);
 }
 
 /// The variable an asm statement's operand names, when it is one.
@@ -92,8 +89,7 @@ void MissingArchGuardCheck::check(const MatchFinder::MatchResult &Result) {
     for (const WarpCollective &C : warpCollectivesAt(Asm)) {
       if (C.Intrinsic->MinArch <= 30)
         continue;
-      AsmInstructions.push_back(
-          {Asm, C.Intrinsic, C.displayName(), asmVariable(C.Destination.E)});
+      AsmInstructions.push_back({Asm, C.Intrinsic, C.displayName(), asmVariable(C.Destination.E)});
     }
 }
 
@@ -151,19 +147,18 @@ std::string combine(StringRef Intrinsic, StringRef Acc, StringRef Value) {
 /// butterfly (every lane ends with the result, as with __reduce); any other
 /// mask gets a loop over the named lanes, which only reads lanes that take
 /// part and so stays correct for partial masks.
-std::string reductionFallback(StringRef Intrinsic, StringRef X, StringRef Mask,
-                              bool FullMask) {
+std::string reductionFallback(StringRef Intrinsic, StringRef X, StringRef Mask, bool FullMask) {
   if (FullMask)
     return "for (int warpTidyOffset = 16; warpTidyOffset > 0; warpTidyOffset /= 2) " +
            combine(Intrinsic, X,
                    ("__shfl_xor_sync(" + Mask + ", " + X + ", warpTidyOffset)").str()) +
            ";";
-  bool Idempotent = Intrinsic.contains("_min_") || Intrinsic.contains("_max_") ||
-                    Intrinsic.contains("_and_");
+  bool Idempotent =
+      Intrinsic.contains("_min_") || Intrinsic.contains("_max_") || Intrinsic.contains("_and_");
   std::string Init = Idempotent ? X.str() : "0";
   return ("{ decltype(" + X + ") warpTidyAcc = " + Init +
-          "; for (int warpTidyLane = 0; warpTidyLane < 32; ++warpTidyLane) if ((" +
-          Mask + ") >> warpTidyLane & 1u) " +
+          "; for (int warpTidyLane = 0; warpTidyLane < 32; ++warpTidyLane) if ((" + Mask +
+          ") >> warpTidyLane & 1u) " +
           combine(Intrinsic, "warpTidyAcc",
                   ("__shfl_sync(" + Mask + ", " + X + ", warpTidyLane)").str()) +
           "; " + X + " = warpTidyAcc; }")
@@ -171,8 +166,7 @@ std::string reductionFallback(StringRef Intrinsic, StringRef X, StringRef Mask,
 }
 
 /// Offset of the start of \p Loc's line and its indentation.
-std::pair<SourceLocation, std::string> lineStart(SourceLocation Loc,
-                                                 const SourceManager &SM) {
+std::pair<SourceLocation, std::string> lineStart(SourceLocation Loc, const SourceManager &SM) {
   auto [FID, Offset] = SM.getDecomposedLoc(Loc);
   StringRef Buffer = SM.getBufferData(FID);
   size_t Start = Buffer.rfind('\n', Offset == 0 ? 0 : Offset - 1);
@@ -244,8 +238,8 @@ void MissingArchGuardCheck::reportMissingGuards() {
   };
   std::vector<Site> Sites;
   for (const AstCall &C : AstCalls)
-    Sites.push_back({SM.getFileLoc(C.Call->getBeginLoc()), C.Intrinsic, C.Call,
-                     C.Intrinsic->Name.str()});
+    Sites.push_back(
+        {SM.getFileLoc(C.Call->getBeginLoc()), C.Intrinsic, C.Call, C.Intrinsic->Name.str()});
   for (const AsmInstruction &A : AsmInstructions)
     Sites.push_back({SM.getFileLoc(A.Asm->getBeginLoc()), A.Intrinsic, nullptr, A.Name, true});
   for (const TextualCall &C : Map->Calls)
@@ -263,51 +257,51 @@ void MissingArchGuardCheck::reportMissingGuards() {
       continue;
     unsigned Need = S.Intrinsic->MinArch;
     {
-    auto D = diag(S.Loc, "%0 needs sm_%1 or newer but this %select{call|instruction}5 is "
-                         "compiled for %2 (the compile targets %3), where it does not "
-                         "exist: %select{nvcc rejects it as undefined|ptxas rejects it}5; "
-                         "guard it with '#if __CUDA_ARCH__ >= %4' and an '#else' fallback "
-                         "for older architectures (or NV_IF_ELSE_TARGET(NV_PROVIDES_SM_%1, "
-                         "...)), or set the project's MinimumArch")
-             << S.Name << Need << archList(*Map, Bad) << describeArchs(Map->Archs)
-             << Need * 10 << (S.InlinePtx ? 1 : 0);
+      auto D = diag(S.Loc, "%0 needs sm_%1 or newer but this %select{call|instruction}5 is "
+                           "compiled for %2 (the compile targets %3), where it does not "
+                           "exist: %select{nvcc rejects it as undefined|ptxas rejects it}5; "
+                           "guard it with '#if __CUDA_ARCH__ >= %4' and an '#else' fallback "
+                           "for older architectures (or NV_IF_ELSE_TARGET(NV_PROVIDES_SM_%1, "
+                           "...)), or set the project's MinimumArch")
+               << S.Name << Need << archList(*Map, Bad) << describeArchs(Map->Archs) << Need * 10
+               << (S.InlinePtx ? 1 : 0);
 
-    // Fix-it: `x = __reduce_op_sync(m, x);` on its own line(s) gets wrapped
-    // in a guard with a shuffle fallback.
-    if (S.Call && S.Intrinsic->Kind == CollectiveKind::Reduce && S.Call->getNumArgs() == 2 &&
-        !S.Call->getBeginLoc().isMacroID()) {
-      DynTypedNode Parent = firstParent(*S.Call, *Ctx);
-      const Expr *Child = S.Call;
-      while (Parent.get<ImplicitCastExpr>()) {
-        Child = Parent.get<ImplicitCastExpr>();
-        Parent = firstParent(*Child, *Ctx);
-      }
-      const auto *Assign = Parent.get<BinaryOperator>();
-      const DeclRefExpr *Lhs = Assign ? asVarRef(Assign->getLHS()) : nullptr;
-      const DeclRefExpr *Arg = asVarRef(S.Call->getArg(1));
-      bool Statement = Assign && firstParent(*Assign, *Ctx).get<CompoundStmt>();
-      if (Assign && Assign->getOpcode() == BO_Assign && Lhs && Arg &&
-          Lhs->getDecl() == Arg->getDecl() && Statement &&
-          Assign->getBeginLoc().isFileID() && startsLine(Assign->getBeginLoc(), SM)) {
-        SourceLocation Semi = Lexer::findLocationAfterToken(
-            Assign->getEndLoc(), tok::semi, SM, getLangOpts(), false);
-        SourceLocation After = Semi.isValid() ? endOfLineAfter(Semi, SM) : SourceLocation();
-        if (After.isValid()) {
-          auto [Start, Indent] = lineStart(Assign->getBeginLoc(), SM);
-          StringRef X = Lhs->getDecl()->getName();
-          std::string MaskText = Lexer::getSourceText(
-              CharSourceRange::getTokenRange(S.Call->getArg(0)->getSourceRange()), SM,
-              getLangOpts()).str();
-          std::optional<uint32_t> MaskValue = resolveMaskConstant(S.Call->getArg(0), *Ctx);
-          std::string Fallback = reductionFallback(S.Intrinsic->Name, X, MaskText,
-                                                   MaskValue && *MaskValue == 0xffffffffu);
-          D << FixItHint::CreateInsertion(Start, "#if __CUDA_ARCH__ >= " +
-                                                     std::to_string(Need * 10) + "\n")
-            << FixItHint::CreateInsertion(After, "#else\n" + Indent + Fallback +
-                                                     "\n#endif\n");
+      // Fix-it: `x = __reduce_op_sync(m, x);` on its own line(s) gets wrapped
+      // in a guard with a shuffle fallback.
+      if (S.Call && S.Intrinsic->Kind == CollectiveKind::Reduce && S.Call->getNumArgs() == 2 &&
+          !S.Call->getBeginLoc().isMacroID()) {
+        DynTypedNode Parent = firstParent(*S.Call, *Ctx);
+        const Expr *Child = S.Call;
+        while (Parent.get<ImplicitCastExpr>()) {
+          Child = Parent.get<ImplicitCastExpr>();
+          Parent = firstParent(*Child, *Ctx);
+        }
+        const auto *Assign = Parent.get<BinaryOperator>();
+        const DeclRefExpr *Lhs = Assign ? asVarRef(Assign->getLHS()) : nullptr;
+        const DeclRefExpr *Arg = asVarRef(S.Call->getArg(1));
+        bool Statement = Assign && firstParent(*Assign, *Ctx).get<CompoundStmt>();
+        if (Assign && Assign->getOpcode() == BO_Assign && Lhs && Arg &&
+            Lhs->getDecl() == Arg->getDecl() && Statement && Assign->getBeginLoc().isFileID() &&
+            startsLine(Assign->getBeginLoc(), SM)) {
+          SourceLocation Semi = Lexer::findLocationAfterToken(Assign->getEndLoc(), tok::semi, SM,
+                                                              getLangOpts(), false);
+          SourceLocation After = Semi.isValid() ? endOfLineAfter(Semi, SM) : SourceLocation();
+          if (After.isValid()) {
+            auto [Start, Indent] = lineStart(Assign->getBeginLoc(), SM);
+            StringRef X = Lhs->getDecl()->getName();
+            std::string MaskText = Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                                            S.Call->getArg(0)->getSourceRange()),
+                                                        SM, getLangOpts())
+                                       .str();
+            std::optional<uint32_t> MaskValue = resolveMaskConstant(S.Call->getArg(0), *Ctx);
+            std::string Fallback = reductionFallback(S.Intrinsic->Name, X, MaskText,
+                                                     MaskValue && *MaskValue == 0xffffffffu);
+            D << FixItHint::CreateInsertion(
+                     Start, "#if __CUDA_ARCH__ >= " + std::to_string(Need * 10) + "\n")
+              << FixItHint::CreateInsertion(After, "#else\n" + Indent + Fallback + "\n#endif\n");
+          }
         }
       }
-    }
 
     } // The warning is emitted here, before its notes.
 
@@ -343,8 +337,8 @@ void MissingArchGuardCheck::reportMissingFallbacks() {
                                                 : "inline PTX '" + C.PtxInstruction + "'"});
   for (const AsmInstruction &A : AsmInstructions)
     if (!A.AssignedVar.empty())
-      Sites.push_back({SM.getFileLoc(A.Asm->getBeginLoc()), A.Intrinsic, A.AssignedVar,
-                       nullptr, A.Name});
+      Sites.push_back(
+          {SM.getFileLoc(A.Asm->getBeginLoc()), A.Intrinsic, A.AssignedVar, nullptr, A.Name});
   for (const AstCall &C : AstCalls) {
     const Stmt *Child = C.Call;
     DynTypedNode Parent = firstParent(*Child, *Ctx);
@@ -356,8 +350,7 @@ void MissingArchGuardCheck::reportMissingFallbacks() {
       if (Assign->isAssignmentOp())
         if (const DeclRefExpr *Lhs = asVarRef(Assign->getLHS()))
           Sites.push_back({SM.getFileLoc(C.Call->getBeginLoc()), C.Intrinsic,
-                           Lhs->getDecl()->getName().str(), nullptr,
-                           C.Intrinsic->Name.str()});
+                           Lhs->getDecl()->getName().str(), nullptr, C.Intrinsic->Name.str()});
   }
 
   llvm::SmallSet<unsigned, 8> ReportedChains;
@@ -391,8 +384,7 @@ void MissingArchGuardCheck::reportMissingFallbacks() {
                       SM.getFileLoc(F->getBody()->getEndLoc()));
         if (SM.isPointWithin(SM.getFileLoc(C.Begin), R.getBegin(), R.getEnd()) &&
             (!Function || SM.isBeforeInTranslationUnit(
-                              SM.getFileLoc(Function->getBody()->getBeginLoc()),
-                              R.getBegin())))
+                              SM.getFileLoc(Function->getBody()->getBeginLoc()), R.getBegin())))
           Function = F;
       }
       if (!Function)
@@ -405,8 +397,7 @@ void MissingArchGuardCheck::reportMissingFallbacks() {
         SourceLocation L = SM.getFileLoc(R->getLocation());
         const auto *V = cast<VarDecl>(R->getDecl());
         if (SM.isBeforeInTranslationUnit(EndLoc, L) &&
-            SM.isBeforeInTranslationUnit(SM.getFileLoc(V->getLocation()),
-                                         SM.getFileLoc(C.Begin)) &&
+            SM.isBeforeInTranslationUnit(SM.getFileLoc(V->getLocation()), SM.getFileLoc(C.Begin)) &&
             (!Use || SM.isBeforeInTranslationUnit(L, SM.getFileLoc(Use->getLocation()))))
           Use = R;
       }
@@ -415,37 +406,35 @@ void MissingArchGuardCheck::reportMissingFallbacks() {
       ReportedChains.insert(B.Chain);
 
       {
-      auto D = diag(C.Begin, "'%0' is computed with %1 only under '%2', which has no "
-                             "%select{#else|else branch}3: on %4 the work is silently "
-                             "skipped and '%0' is used after the guard with its "
-                             "un-reduced per-lane value; add an %select{#else|else "
-                             "branch}3 that computes it without %1 (e.g. a "
-                             "__shfl_xor_sync loop)")
-               << S.Var << S.Name << B.Condition
-               << (C.Kind == GuardKind::NvTarget ? 1 : 0) << archList(*Map, Skipping);
-      // Fix-it for the seed's shape: the guard holds exactly one
-      // `x = __reduce_op_sync(m, x);`.
-      if (S.Text && S.Text->SimpleReduction && C.Kind == GuardKind::PreprocessorIf &&
-          C.Branches.size() == 1) {
-        unsigned CallsInBranch = 0;
-        for (const TextualCall &T : Map->Calls)
-          if (llvm::is_contained(Map->branchesAt(T.Loc, SM), *It))
-            ++CallsInBranch;
-        auto [EndifLine, EndifIndent] = lineStart(EndLoc, SM);
-        auto [StmtLine, StmtIndent] = lineStart(S.Text->StmtBegin, SM);
-        if (CallsInBranch == 1 && startsLine(S.Text->StmtBegin, SM)) {
-          bool Full = S.Text->MaskValue &&
-                      (uint64_t(*S.Text->MaskValue) & 0xffffffffu) == 0xffffffffu;
-          D << FixItHint::CreateInsertion(
-              EndifLine, "#else\n" + StmtIndent +
-                             reductionFallback(S.Intrinsic->Name, S.Var,
-                                               S.Text->MaskText, Full) +
-                             "\n");
+        auto D = diag(C.Begin, "'%0' is computed with %1 only under '%2', which has no "
+                               "%select{#else|else branch}3: on %4 the work is silently "
+                               "skipped and '%0' is used after the guard with its "
+                               "un-reduced per-lane value; add an %select{#else|else "
+                               "branch}3 that computes it without %1 (e.g. a "
+                               "__shfl_xor_sync loop)")
+                 << S.Var << S.Name << B.Condition << (C.Kind == GuardKind::NvTarget ? 1 : 0)
+                 << archList(*Map, Skipping);
+        // Fix-it for the seed's shape: the guard holds exactly one
+        // `x = __reduce_op_sync(m, x);`.
+        if (S.Text && S.Text->SimpleReduction && C.Kind == GuardKind::PreprocessorIf &&
+            C.Branches.size() == 1) {
+          unsigned CallsInBranch = 0;
+          for (const TextualCall &T : Map->Calls)
+            if (llvm::is_contained(Map->branchesAt(T.Loc, SM), *It))
+              ++CallsInBranch;
+          auto [EndifLine, EndifIndent] = lineStart(EndLoc, SM);
+          auto [StmtLine, StmtIndent] = lineStart(S.Text->StmtBegin, SM);
+          if (CallsInBranch == 1 && startsLine(S.Text->StmtBegin, SM)) {
+            bool Full =
+                S.Text->MaskValue && (uint64_t(*S.Text->MaskValue) & 0xffffffffu) == 0xffffffffu;
+            D << FixItHint::CreateInsertion(
+                EndifLine, "#else\n" + StmtIndent +
+                               reductionFallback(S.Intrinsic->Name, S.Var, S.Text->MaskText, Full) +
+                               "\n");
+          }
         }
-      }
       } // The warning is emitted here, before its note.
-      diag(Use->getLocation(), "'%0' is used here, after the guard", DiagnosticIDs::Note)
-          << S.Var;
+      diag(Use->getLocation(), "'%0' is used here, after the guard", DiagnosticIDs::Note) << S.Var;
       break;
     }
   }

@@ -17,8 +17,8 @@
 #ifndef WARP_TIDY_MISSINGARCHGUARDCHECK_H
 #define WARP_TIDY_MISSINGARCHGUARDCHECK_H
 
-#include "arch/ArchGuards.h"
 #include "WarpCheck.h"
+#include "arch/ArchGuards.h"
 #include <memory>
 
 namespace warp_tidy {
@@ -43,8 +43,8 @@ private:
   struct AsmInstruction {
     const clang::GCCAsmStmt *Asm;
     const WarpIntrinsic *Intrinsic;
-    std::string Name;          ///< "inline PTX 'redux.sync.add.s32'"
-    std::string AssignedVar;   ///< the variable its result is written to
+    std::string Name;        ///< "inline PTX 'redux.sync.add.s32'"
+    std::string AssignedVar; ///< the variable its result is written to
   };
   void reportMissingGuards();
   void reportMissingFallbacks();

@@ -1,9 +1,9 @@
 //===--- NonIntegerReduceCheck.cpp - warp-non-integer-reduce --------------===//
 
 #include "NonIntegerReduceCheck.h"
-#include "matchers/CheckMatchers.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "ast/UnitParents.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "matchers/CheckMatchers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -17,8 +17,7 @@ void NonIntegerReduceCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       callExpr(calleeNamedAnyOf({"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
                                  "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}),
-               unless(isExpansionInSystemHeader()),
-               unless(isInDiscardedConstexprBranch()))
+               unless(isExpansionInSystemHeader()), unless(isInDiscardedConstexprBranch()))
           .bind("call"),
       this);
 }
@@ -87,8 +86,9 @@ void NonIntegerReduceCheck::check(const MatchFinder::MatchResult &Result) {
   // into a float: the cast only silenced the type error.
   if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Written)) {
     const Expr *From = Cast->getSubExpr()->IgnoreParenImpCasts();
-    if (From->getType()->isRealFloatingType() && isa<DeclRefExpr, MemberExpr,
-        ArraySubscriptExpr>(From) && resultBecomesFloating(Call, Ctx)) {
+    if (From->getType()->isRealFloatingType() &&
+        isa<DeclRefExpr, MemberExpr, ArraySubscriptExpr>(From) &&
+        resultBecomesFloating(Call, Ctx)) {
       if (!firstReportAt(Loc))
         return;
       diag(Loc, "%0 is an integer-only warp reduction: casting the %1 value to "
@@ -96,8 +96,7 @@ void NonIntegerReduceCheck::check(const MatchFinder::MatchResult &Result) {
                 "fraction before it is summed; reduce floating-point values "
                 "with a __shfl_down_sync/__shfl_xor_sync loop or "
                 "cooperative_groups::reduce")
-          << I.Name << From->getType() << Cast->getType()
-          << Written->getSourceRange();
+          << I.Name << From->getType() << Cast->getType() << Written->getSourceRange();
     }
   }
 }

@@ -17,8 +17,7 @@ void ReductionResultLaneCheck::onStartOfTranslationUnit() {
 }
 
 void ReductionResultLaneCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isProjectFunctionDefinition(), hasBody(stmt()))
-                         .bind("function"),
+  Finder->addMatcher(functionDecl(isProjectFunctionDefinition(), hasBody(stmt())).bind("function"),
                      this);
 }
 

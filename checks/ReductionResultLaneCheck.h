@@ -9,8 +9,8 @@
 #ifndef WARP_TIDY_REDUCTIONRESULTLANECHECK_H
 #define WARP_TIDY_REDUCTIONRESULTLANECHECK_H
 
-#include "patterns/ReductionResultLane.h"
 #include "WarpCheck.h"
+#include "patterns/ReductionResultLane.h"
 #include <optional>
 
 namespace warp_tidy {

@@ -1,9 +1,9 @@
 //===--- ShflSourceOutsideMaskCheck.cpp - warp-shfl-source-outside-mask ---===//
 
 #include "ShflSourceOutsideMaskCheck.h"
+#include "intrinsics/WarpCollective.h"
 #include "matchers/CheckMatchers.h"
 #include "patterns/ShuffleSources.h"
-#include "intrinsics/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
@@ -32,18 +32,17 @@ void ShflSourceOutsideMaskCheck::registerMatchers(MatchFinder *Finder) {
   // builds the unit's parent index (UnitParents.h), a walk of every
   // instantiation. check() asks, once a candidate passed its filters, so a
   // unit with no warp code never builds it.
-  Finder->addMatcher(
-      callExpr(calleeNamedAnyOf({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-                                 "__shfl_xor_sync"}),
-               unless(isExpansionInSystemHeader()),
-               unless(isInDiscardedConstexprBranch()))
-          .bind("call"),
-      this);
-  // shfl.sync written as inline PTX.
-  Finder->addMatcher(asmStmt(unless(isExpansionInSystemHeader()),
-                             unless(isInDiscardedConstexprBranch()))
-                         .bind("asm"),
+  Finder->addMatcher(callExpr(calleeNamedAnyOf({"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                                                "__shfl_xor_sync"}),
+                              unless(isExpansionInSystemHeader()),
+                              unless(isInDiscardedConstexprBranch()))
+                         .bind("call"),
                      this);
+  // shfl.sync written as inline PTX.
+  Finder->addMatcher(
+      asmStmt(unless(isExpansionInSystemHeader()), unless(isInDiscardedConstexprBranch()))
+          .bind("asm"),
+      this);
   // Helpers that shuffle with a mask parameter (`warpReduceSum(mask, v)`).
   Finder->addMatcher(callExpr(calleeIsDefinitionWithBody(), calleeContainsCollective(Uniformity),
                               unless(isExpansionInSystemHeader()),
@@ -57,16 +56,23 @@ static std::string readsWhat(const ShuffleSourceFinding &F) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   switch (F.Intrinsic->Direction) {
-  case ShuffleDirection::Down: OS << "lane + " << F.Offset; break;
-  case ShuffleDirection::Up: OS << "lane - " << F.Offset; break;
-  case ShuffleDirection::Xor: OS << "lane ^ " << F.Offset; break;
-  default: OS << "lane " << F.Offset; break;
+  case ShuffleDirection::Down:
+    OS << "lane + " << F.Offset;
+    break;
+  case ShuffleDirection::Up:
+    OS << "lane - " << F.Offset;
+    break;
+  case ShuffleDirection::Xor:
+    OS << "lane ^ " << F.Offset;
+    break;
+  default:
+    OS << "lane " << F.Offset;
+    break;
   }
   if (F.Width != 32)
     OS << " (width " << F.Width << ")";
   return Text;
 }
-
 
 static std::string spelling(const Expr *E, const ASTContext &Ctx) {
   CharSourceRange Range = CharSourceRange::getTokenRange(E->getSourceRange());
@@ -74,16 +80,16 @@ static std::string spelling(const Expr *E, const ASTContext &Ctx) {
   return Text.empty() || Text.size() > 60 ? std::string("cond") : Text.str();
 }
 
-void ShflSourceOutsideMaskCheck::reportHelper(const ShuffleSourceFinding &F,
-                                              SourceLocation Loc, ASTContext &Ctx) {
+void ShflSourceOutsideMaskCheck::reportHelper(const ShuffleSourceFinding &F, SourceLocation Loc,
+                                              ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   if (F.Origin == ShuffleSourceFinding::ConstantMask)
     diag(Loc, "%0 shuffles with the mask %1 passed here, and its %2 reads %3, so lane %4 "
               "reads lane %5, which is not in the mask: the value is undefined, yet lane "
               "%4 uses it; pass a mask that holds the lanes the helper reads, or use "
               "offsets that stay within the mask")
-        << F.Helper << hexMask(F.Mask) << F.Name << readsWhat(F) << F.ReaderLane
-        << F.SourceLane << F.HelperCall->getSourceRange();
+        << F.Helper << hexMask(F.Mask) << F.Name << readsWhat(F) << F.ReaderLane << F.SourceLane
+        << F.HelperCall->getSourceRange();
   else
     diag(Loc, "%0 shuffles with the mask passed here, which holds only the lanes where "
               "'%1' was true, and its %2 reads %3: when fewer than 32 lanes take part, "
@@ -93,8 +99,7 @@ void ShflSourceOutsideMaskCheck::reportHelper(const ShuffleSourceFinding &F,
               "with the source lane's bit of the mask")
         << F.Helper << spelling(F.BallotCondition, Ctx) << F.Name << readsWhat(F)
         << F.HelperCall->getSourceRange();
-  diag(SM.getFileLoc(F.Shuffle->getBeginLoc()), "the shuffle in %0 is here",
-       DiagnosticIDs::Note)
+  diag(SM.getFileLoc(F.Shuffle->getBeginLoc()), "the shuffle in %0 is here", DiagnosticIDs::Note)
       << F.Helper;
   if (F.Ballot)
     diag(SM.getFileLoc(F.Ballot->getBeginLoc()),
@@ -145,8 +150,8 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
               "undefined, yet lane %2 uses it; use offsets that stay within the mask's "
               "lanes, or add the lanes that are read to the mask (and make them reach "
               "the call)")
-        << F->Name << readsWhat(*F) << F->ReaderLane << F->SourceLane
-        << hexMask(F->Mask) << Call->getSourceRange();
+        << F->Name << readsWhat(*F) << F->ReaderLane << F->SourceLane << hexMask(F->Mask)
+        << Call->getSourceRange();
   } else {
     std::string Cond = spelling(F->BallotCondition, Ctx);
     diag(Loc, "%0 reads %1, but its mask holds only the lanes where '%2' was true: when "
@@ -162,8 +167,9 @@ void ShflSourceOutsideMaskCheck::check(const MatchFinder::MatchResult &Result) {
   }
   // The use is worth a note when it is not on the shuffle's own line.
   if (F->Use && SM.getExpansionLineNumber(F->Use->getBeginLoc()) != SM.getExpansionLineNumber(Loc))
-    diag(SM.getFileLoc(F->Use->getBeginLoc()), "the shuffled value is used here without a "
-                                               "guard on the source lane",
+    diag(SM.getFileLoc(F->Use->getBeginLoc()),
+         "the shuffled value is used here without a "
+         "guard on the source lane",
          DiagnosticIDs::Note);
 }
 

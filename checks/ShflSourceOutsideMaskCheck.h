@@ -14,9 +14,9 @@
 #ifndef WARP_TIDY_SHFLSOURCEOUTSIDEMASKCHECK_H
 #define WARP_TIDY_SHFLSOURCEOUTSIDEMASKCHECK_H
 
+#include "UniformityCheck.h"
 #include "patterns/ShuffleSources.h"
 #include "uniformity/Uniformity.h"
-#include "UniformityCheck.h"
 
 namespace warp_tidy {
 
@@ -29,7 +29,6 @@ public:
 private:
   void reportHelper(const ShuffleSourceFinding &F, clang::SourceLocation Loc,
                     clang::ASTContext &Ctx);
-
 };
 
 } // namespace warp_tidy

@@ -1,11 +1,11 @@
 //===--- UnguardedPartialsReadCheck.cpp - warp-unguarded-partials-read ----===//
 
 #include "UnguardedPartialsReadCheck.h"
-#include "matchers/CheckMatchers.h"
-#include "patterns/PartialsRead.h"
-#include "launch/ReachingLaunches.h"
 #include "ast/CallIndex.h"
 #include "ast/UnitContext.h"
+#include "launch/ReachingLaunches.h"
+#include "matchers/CheckMatchers.h"
+#include "patterns/PartialsRead.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"
@@ -35,11 +35,11 @@ void UnguardedPartialsReadCheck::registerMatchers(MatchFinder *Finder) {
   auto SharedArray = declRefExpr(to(varDecl(hasAttr(attr::CUDAShared))));
   auto PointerParameter = declRefExpr(to(parmVarDecl(hasType(pointerType()))));
   Finder->addMatcher(
-      arraySubscriptExpr(
-          hasBase(ignoringParenImpCasts(
-              anyOf(SharedArray, PointerParameter,
-                    arraySubscriptExpr(hasBase(ignoringParenImpCasts(SharedArray)))))),
-          unless(isExpansionInSystemHeader()), unless(isInDiscardedConstexprBranch()))
+      arraySubscriptExpr(hasBase(ignoringParenImpCasts(anyOf(
+                             SharedArray, PointerParameter,
+                             arraySubscriptExpr(hasBase(ignoringParenImpCasts(SharedArray)))))),
+                         unless(isExpansionInSystemHeader()),
+                         unless(isInDiscardedConstexprBranch()))
           .bind("read"),
       this);
 }
@@ -47,8 +47,7 @@ void UnguardedPartialsReadCheck::registerMatchers(MatchFinder *Finder) {
 static std::string sourceText(const Expr *E, const SourceManager &SM, const LangOptions &LO) {
   if (!E || E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
     return "";
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO)
-      .str();
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO).str();
 }
 
 void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
@@ -86,9 +85,9 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
                        "(blockDim.x + 31) / 32' and use the reduction's identity elsewhere")
              << F->Array << Idx << Read->getSourceRange();
     if (F->GuardedReadFix && !ReadText.empty() && F->LaneIndex->getBeginLoc().isFileID())
-      D << FixItHint::CreateReplacement(
-          CharSourceRange::getTokenRange(Read->getSourceRange()),
-          "(" + Idx + " < (blockDim.x + 31) / 32) ? " + ReadText + " : 0");
+      D << FixItHint::CreateReplacement(CharSourceRange::getTokenRange(Read->getSourceRange()),
+                                        "(" + Idx + " < (blockDim.x + 31) / 32) ? " + ReadText +
+                                            " : 0");
     break;
   }
   case PartialsDefect::FlooredBound: {
@@ -116,23 +115,20 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
     if (F->ConstantBound)
       diag(Loc, "%0 has %1 slots but the read is bounded by %2: lanes %1 to %3 read past "
                 "its end; bound the read by the number of warps, at most the array size")
-          << F->Array << static_cast<unsigned>(F->ArraySize)
-          << static_cast<int>(F->ConstantBound) << static_cast<int>(F->ConstantBound - 1)
-          << Read->getSourceRange();
+          << F->Array << static_cast<unsigned>(F->ArraySize) << static_cast<int>(F->ConstantBound)
+          << static_cast<int>(F->ConstantBound - 1) << Read->getSourceRange();
     else
       diag(Loc, "%0 has %1 slots but is read at the lane index by all 32 lanes: lanes %1 "
                 "to 31 read past its end; read only where '%2 < (blockDim.x + 31) / 32' "
                 "(and keep the array at least as large as the number of warps)")
-          << F->Array << static_cast<unsigned>(F->ArraySize) << Idx
-          << Read->getSourceRange();
+          << F->Array << static_cast<unsigned>(F->ArraySize) << Idx << Read->getSourceRange();
     break;
   case PartialsDefect::BoundExceedsWarps:
     diag(Loc, "the read of %0 is bounded by %1, but __launch_bounds__(%2) allows at most "
               "%3 warps: slots %3 to %4 are never written; bound the read by the number "
               "of warps, '%5 < (blockDim.x + 31) / 32'")
-        << F->Array << static_cast<int>(F->ConstantBound)
-        << static_cast<int>(F->LaunchBoundThreads) << F->MaxWarps
-        << static_cast<int>(F->ConstantBound - 1) << Idx << Read->getSourceRange();
+        << F->Array << static_cast<int>(F->ConstantBound) << static_cast<int>(F->LaunchBoundThreads)
+        << F->MaxWarps << static_cast<int>(F->ConstantBound - 1) << Idx << Read->getSourceRange();
     break;
   }
   diag(SM.getFileLoc(F->WarpIndexWrite->getBeginLoc()),
@@ -141,8 +137,7 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
     const BlockShape &B = F->WitnessLaunch;
     if (F->Defect == PartialsDefect::FlooredBound)
       diag(SM.getFileLoc(Launch->getBeginLoc()),
-           "this launch can use %0 threads in x: its last warp is partial",
-           DiagnosticIDs::Note)
+           "this launch can use %0 threads in x: its last warp is partial", DiagnosticIDs::Note)
           << B.X;
     else
       diag(SM.getFileLoc(Launch->getBeginLoc()),
@@ -152,8 +147,8 @@ void UnguardedPartialsReadCheck::check(const MatchFinder::MatchResult &Result) {
           << B.threads() << (B.threads() + 31) / 32;
   }
   if (F->SharedArgument)
-    diag(SM.getFileLoc(F->SharedArgument->getBeginLoc()),
-         "%0 is this caller's shared array %1", DiagnosticIDs::Note)
+    diag(SM.getFileLoc(F->SharedArgument->getBeginLoc()), "%0 is this caller's shared array %1",
+         DiagnosticIDs::Note)
         << F->Array << F->SharedArgument->getDecl();
 }
 

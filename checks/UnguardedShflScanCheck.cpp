@@ -1,8 +1,8 @@
 //===--- UnguardedShflScanCheck.cpp - warp-unguarded-shfl-scan ------------===//
 
 #include "UnguardedShflScanCheck.h"
-#include "matchers/CheckMatchers.h"
 #include "ast/GuardFacts.h"
+#include "matchers/CheckMatchers.h"
 #include "patterns/ScanPatterns.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -13,19 +13,15 @@ using namespace clang::ast_matchers;
 
 namespace warp_tidy {
 
-void UnguardedShflScanCheck::onStartOfTranslationUnit() {
-  WarpCheck::onStartOfTranslationUnit();
-}
+void UnguardedShflScanCheck::onStartOfTranslationUnit() { WarpCheck::onStartOfTranslationUnit(); }
 
 void UnguardedShflScanCheck::registerMatchers(MatchFinder *Finder) {
   // Free shuffles, their legacy forms and cooperative-groups tile members;
   // recogniseCollective (inside the analysis) makes the final decision.
   Finder->addMatcher(
-      callExpr(calleeNamedAnyOf({"__shfl_up_sync", "__shfl_sync", "__shfl_down_sync",
-                                 "__shfl_up", "__shfl", "__shfl_down", "shfl_up", "shfl",
-                                 "shfl_down"}),
-               unless(isExpansionInSystemHeader()),
-               unless(isInDiscardedConstexprBranch()))
+      callExpr(calleeNamedAnyOf({"__shfl_up_sync", "__shfl_sync", "__shfl_down_sync", "__shfl_up",
+                                 "__shfl", "__shfl_down", "shfl_up", "shfl", "shfl_down"}),
+               unless(isExpansionInSystemHeader()), unless(isInDiscardedConstexprBranch()))
           .bind("call"),
       this);
 }
@@ -33,8 +29,7 @@ void UnguardedShflScanCheck::registerMatchers(MatchFinder *Finder) {
 static std::string sourceText(const Expr *E, const SourceManager &SM, const LangOptions &LO) {
   if (!E || E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
     return "";
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO)
-      .str();
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO).str();
 }
 
 /// The `if` whose then-branch is exactly \p S (directly or as the only
@@ -85,7 +80,8 @@ void UnguardedShflScanCheck::reportStaleLanes(const ScanFinding &F, ASTContext &
                             : "";
   // The identity of the reduction's combine: what the other lanes must add.
   const auto *Combine = dyn_cast<BinaryOperator>(F.Combine);
-  bool Product = Combine && (Combine->getOpcode() == BO_Mul || Combine->getOpcode() == BO_MulAssign);
+  bool Product =
+      Combine && (Combine->getOpcode() == BO_Mul || Combine->getOpcode() == BO_MulAssign);
   std::string Identity = Product ? "1" : "0";
   std::string Fix = !Cond.empty() && !Value.empty()
                         ? "'" + Var + " = (" + Cond + ") ? " + Value + " : " + Identity + ";'"
@@ -104,8 +100,7 @@ void UnguardedShflScanCheck::reportStaleLanes(const ScanFinding &F, ASTContext &
     diag(SM.getFileLoc(Flow.Carrier->getBeginLoc()), "the stale value is read here",
          DiagnosticIDs::Note);
   if (Flow.Use)
-    diag(SM.getFileLoc(Flow.Use->getBeginLoc()), "and used here by lane %0",
-         DiagnosticIDs::Note)
+    diag(SM.getFileLoc(Flow.Use->getBeginLoc()), "and used here by lane %0", DiagnosticIDs::Note)
         << Flow.UserLane;
   if (Flow.ShapeFromLaunch && Flow.Shape.Launch)
     diag(SM.getFileLoc(Flow.Shape.Launch->getBeginLoc()),

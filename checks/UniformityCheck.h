@@ -9,8 +9,8 @@
 #ifndef WARP_TIDY_UNIFORMITYCHECK_H
 #define WARP_TIDY_UNIFORMITYCHECK_H
 
-#include "uniformity/Uniformity.h"
 #include "WarpCheck.h"
+#include "uniformity/Uniformity.h"
 
 namespace warp_tidy {
 
@@ -28,8 +28,7 @@ protected:
   }
   /// The analysis of \p FD when it is a concrete function (not a template
   /// pattern) that contains a warp collective; null otherwise.
-  UniformityRef collectiveAnalysis(const clang::FunctionDecl *FD,
-                                   clang::ASTContext &Ctx) const;
+  UniformityRef collectiveAnalysis(const clang::FunctionDecl *FD, clang::ASTContext &Ctx) const;
 
   /// The analysis options, read once (local value, else global).
   UniformityOptions Uniformity;

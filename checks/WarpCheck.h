@@ -18,9 +18,7 @@ namespace warp_tidy {
 class WarpCheck : public clang::tidy::ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
-  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
-    return LO.CUDA;
-  }
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override { return LO.CUDA; }
   /// Checks that keep more per-unit state reset it and call this.
   void onStartOfTranslationUnit() override { Reported.clear(); }
 

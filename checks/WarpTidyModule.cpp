@@ -6,19 +6,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ZeroMaskCheck.h"
-#include "DivergentFullMaskCheck.h"
 #include "ActivemaskSyncMaskCheck.h"
-#include "MaskExcludesCallerCheck.h"
+#include "DivergentFullMaskCheck.h"
+#include "InconsistentMaskCheck.h"
 #include "InvalidShflWidthCheck.h"
-#include "NonIntegerReduceCheck.h"
-#include "MissingArchGuardCheck.h"
 #include "LegacyIntrinsicCheck.h"
-#include "UnguardedShflScanCheck.h"
-#include "UnguardedPartialsReadCheck.h"
+#include "MaskExcludesCallerCheck.h"
+#include "MissingArchGuardCheck.h"
+#include "NonIntegerReduceCheck.h"
 #include "ReductionResultLaneCheck.h"
 #include "ShflSourceOutsideMaskCheck.h"
-#include "InconsistentMaskCheck.h"
+#include "UnguardedPartialsReadCheck.h"
+#include "UnguardedShflScanCheck.h"
+#include "ZeroMaskCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace warp_tidy {

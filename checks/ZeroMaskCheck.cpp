@@ -1,10 +1,10 @@
 //===--- ZeroMaskCheck.cpp - warp-zero-mask -------------------------------===//
 
 #include "ZeroMaskCheck.h"
-#include "matchers/CheckMatchers.h"
 #include "intrinsics/CollectiveCalls.h"
-#include "matchers/IntrinsicMatchers.h"
 #include "intrinsics/WarpCollective.h"
+#include "matchers/CheckMatchers.h"
+#include "matchers/IntrinsicMatchers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
@@ -14,17 +14,16 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 void ZeroMaskCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      callExpr(calleeNamedAnyOf(namesOfMaskedIntrinsics()),
-               unless(isExpansionInSystemHeader()),
-               unless(isInDiscardedConstexprBranch()))
-          .bind("call"),
-      this);
-  // Collectives written as inline PTX (`bar.warp.sync 0;`).
-  Finder->addMatcher(asmStmt(unless(isExpansionInSystemHeader()),
-                             unless(isInDiscardedConstexprBranch()))
-                         .bind("asm"),
+  Finder->addMatcher(callExpr(calleeNamedAnyOf(namesOfMaskedIntrinsics()),
+                              unless(isExpansionInSystemHeader()),
+                              unless(isInDiscardedConstexprBranch()))
+                         .bind("call"),
                      this);
+  // Collectives written as inline PTX (`bar.warp.sync 0;`).
+  Finder->addMatcher(
+      asmStmt(unless(isExpansionInSystemHeader()), unless(isInDiscardedConstexprBranch()))
+          .bind("asm"),
+      this);
 }
 
 // Where the zero came from, when it was named rather than written: the user

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tools-22 clang-tidy-22
+  clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tools-22 clang-tidy-22 clang-format-22
   cmake ninja-build libgtest-dev python3 git
 )
 # Issue-specific tools used by the test suite (pre-commit hook test, the launcher in front of

@@ -9,3 +9,5 @@ build="${WARP_TIDY_BUILD_DIR:-$root/build}"
 bash "$root/scripts/setup.sh"
 WARP_TIDY_BUILD_DIR="$build" bash "$root/scripts/build.sh"
 python3 "$root/scripts/run_tests.py" --build "$build"
+# The project's own lint: format, clang-tidy on changed files, include layers.
+python3 "$root/scripts/lint.py" --build "$build"

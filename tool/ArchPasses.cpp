@@ -75,9 +75,9 @@ struct PassRecord {
   unsigned Arch = 0;
   bool Device = false;
   std::vector<unsigned> Targets;
-  llvm::StringSet<> Files;     ///< Files the pass read.
-  std::set<Place> Skipped;     ///< Every token of interest in skipped text.
-  std::vector<Site> Sites;     ///< Those that are (or may reach) warp code.
+  llvm::StringSet<> Files; ///< Files the pass read.
+  std::set<Place> Skipped; ///< Every token of interest in skipped text.
+  std::vector<Site> Sites; ///< Those that are (or may reach) warp code.
   std::vector<BranchRecord> Branches;
 };
 
@@ -196,8 +196,7 @@ class ArchDatabase : public tooling::CompilationDatabase {
 public:
   ArchDatabase(const tooling::CompilationDatabase &Inner, unsigned Arch)
       : Inner(Inner), Arch(Arch) {}
-  std::vector<tooling::CompileCommand>
-  getCompileCommands(llvm::StringRef File) const override {
+  std::vector<tooling::CompileCommand> getCompileCommands(llvm::StringRef File) const override {
     std::vector<tooling::CompileCommand> Commands = Inner.getCompileCommands(File);
     if (Arch)
       for (tooling::CompileCommand &C : Commands)
@@ -237,14 +236,11 @@ runPass(ClangTidyContext &Context, const tooling::CompilationDatabase &Database,
 class ExtraPassOptions : public ClangTidyOptionsProvider {
 public:
   explicit ExtraPassOptions(ClangTidyContext &First) : First(First) {}
-  const ClangTidyGlobalOptions &getGlobalOptions() override {
-    return First.getGlobalOptions();
-  }
+  const ClangTidyGlobalOptions &getGlobalOptions() override { return First.getGlobalOptions(); }
   std::vector<OptionsSource> getRawOptions(llvm::StringRef FileName) override {
     ClangTidyOptions Off;
     Off.Checks = std::string("-") + PassOneOnlyCheck;
-    return {{First.getOptionsForFile(FileName), "warp-tidy pass 1"},
-            {Off, "warp-tidy arch pass"}};
+    return {{First.getOptionsForFile(FileName), "warp-tidy pass 1"}, {Off, "warp-tidy arch pass"}};
   }
 
 private:
@@ -276,8 +272,7 @@ unsigned nextArch(const std::vector<Site> &Uncovered, const std::vector<unsigned
       continue;
     // Most sites known to be compiled, then most possibly compiled, then a
     // target of the build; ties go to the lowest arch (candidates ascend).
-    std::tuple<size_t, size_t, bool> Score{Definite, Possible,
-                                           llvm::is_contained(Targets, A)};
+    std::tuple<size_t, size_t, bool> Score{Definite, Possible, llvm::is_contained(Targets, A)};
     if (!Best || Score > BestScore) {
       Best = A;
       BestScore = Score;
@@ -310,8 +305,7 @@ std::string describeArchRange(const std::vector<unsigned> &Archs) {
     if (J > I && ToNewest)
       Pieces.push_back("sm_" + std::to_string(Sorted[I]) + " and newer");
     else if (J >= I + 2)
-      Pieces.push_back("sm_" + std::to_string(Sorted[I]) + " to sm_" +
-                       std::to_string(Sorted[J]));
+      Pieces.push_back("sm_" + std::to_string(Sorted[I]) + " to sm_" + std::to_string(Sorted[J]));
     else
       for (size_t K = I; K <= J; ++K)
         Pieces.push_back("sm_" + std::to_string(Sorted[K]));
@@ -336,8 +330,8 @@ std::vector<unsigned> maskToArchs(uint64_t Mask, const std::vector<unsigned> &Ca
 
 /// The candidate archs compiling offset \p Offset of \p File, by every
 /// branch any pass recorded there.
-uint64_t compiledAt(const std::string &File, unsigned Offset,
-                    llvm::ArrayRef<PassRecord> Passes, uint64_t All) {
+uint64_t compiledAt(const std::string &File, unsigned Offset, llvm::ArrayRef<PassRecord> Passes,
+                    uint64_t All) {
   uint64_t M = All;
   for (const PassRecord &R : Passes)
     for (const BranchRecord &B : R.Branches)
@@ -349,8 +343,7 @@ uint64_t compiledAt(const std::string &File, unsigned Offset,
 /// The message suffix of a finding that some passes found and others did
 /// not; see archsOfFinding for its reading.
 std::string archNote(const ClangTidyError &E, const std::vector<unsigned> &FoundIn,
-                     llvm::ArrayRef<PassRecord> Passes,
-                     const std::vector<unsigned> &Candidates,
+                     llvm::ArrayRef<PassRecord> Passes, const std::vector<unsigned> &Candidates,
                      const std::vector<unsigned> &Targets) {
   uint64_t All = Candidates.size() >= 64 ? ~0ull : (1ull << Candidates.size()) - 1;
   uint64_t Compiled = compiledAt(E.Message.FilePath, E.Message.FileOffset, Passes, All);
@@ -417,11 +410,10 @@ std::string archNote(const ClangTidyError &E, const std::vector<unsigned> &Found
            (CompiledArchs.size() > 1 ? "none of which is" : "which is not") +
            " among this build's targets (" + TargetsText + ")]";
   if (TargetsHolding.empty())
-    return " [holds for " + HoldsText + ", " +
-           (Plural ? "none of which is" : "which is not") + " among this build's targets (" +
-           TargetsText + ")]";
-  return " [holds for " + HoldsText + "; of this build's targets: " +
-         describeArchs(TargetsHolding) + "]";
+    return " [holds for " + HoldsText + ", " + (Plural ? "none of which is" : "which is not") +
+           " among this build's targets (" + TargetsText + ")]";
+  return " [holds for " + HoldsText +
+         "; of this build's targets: " + describeArchs(TargetsHolding) + "]";
 }
 
 /// The minimum arch the checks are configured for (warp-missing-arch-guard's
@@ -497,9 +489,8 @@ std::vector<ClangTidyError> mergeFindings(std::vector<std::vector<ClangTidyError
     Order[I] = I;
   llvm::stable_sort(Order, [&](size_t A, size_t B) {
     const ClangTidyError &X = Merged[A], &Y = Merged[B];
-    return std::tie(X.Message.FilePath, X.Message.FileOffset, X.DiagnosticName,
-                    X.Message.Message) < std::tie(Y.Message.FilePath, Y.Message.FileOffset,
-                                                  Y.DiagnosticName, Y.Message.Message);
+    return std::tie(X.Message.FilePath, X.Message.FileOffset, X.DiagnosticName, X.Message.Message) <
+           std::tie(Y.Message.FilePath, Y.Message.FileOffset, Y.DiagnosticName, Y.Message.Message);
   });
   std::vector<ClangTidyError> Sorted;
   FoundIn.clear();
@@ -523,9 +514,8 @@ runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Dat
 
   std::vector<PassRecord> Passes(1);
   std::vector<std::vector<ClangTidyError>> Results;
-  Results.push_back(
-      runPass(Context, Database, File, BaseFS, ApplyAnyFix, 0, State, Passes[0], Prologue,
-              Outcome));
+  Results.push_back(runPass(Context, Database, File, BaseFS, ApplyAnyFix, 0, State, Passes[0],
+                            Prologue, Outcome));
   if (!Passes[0].Device || State.Candidates.empty())
     return std::move(Results[0]);
   // Copied: Passes grows below.
@@ -552,9 +542,8 @@ runArchPasses(ClangTidyContext &Context, const tooling::CompilationDatabase &Dat
     Passes.emplace_back();
     Passes.back().Arch = Arch;
     PrologueOutcome ExtraOutcome;
-    Results.push_back(
-        runPass(*Extra, Database, File, BaseFS, ApplyAnyFix, Arch, State, Passes.back(),
-                Prologue, ExtraOutcome));
+    Results.push_back(runPass(*Extra, Database, File, BaseFS, ApplyAnyFix, Arch, State,
+                              Passes.back(), Prologue, ExtraOutcome));
     mergeStamps(Outcome.Deps, ExtraOutcome.Deps);
     Summary.Passes.push_back(Arch);
   }
@@ -594,8 +583,8 @@ std::string describeArchPasses(const ArchPassSummary &Summary) {
   if (Summary.UncoveredSites)
     Out += "; " + std::to_string(Summary.UncoveredSites) +
            " skipped piece(s) of warp code not analysed (no analysable arch compiles "
-           "them, or the bound of " + std::to_string(Summary.PassLimit) +
-           " passes was reached)";
+           "them, or the bound of " +
+           std::to_string(Summary.PassLimit) + " passes was reached)";
   return Out;
 }
 
@@ -635,8 +624,8 @@ std::vector<std::string> archsOfFinding(llvm::StringRef Message) {
   if (Start == llvm::StringRef::npos || !Message.ends_with("]"))
     return {};
   llvm::StringRef List = Message.substr(Start + 12);
-  for (llvm::StringRef End : {": this path", ", which is not", ", none of which",
-                              "; of this build", "]"})
+  for (llvm::StringRef End :
+       {": this path", ", which is not", ", none of which", "; of this build", "]"})
     List = List.take_front(List.find(End));
   std::string Text = List.str();
   // "sm_90 and newer" first, so that " and " below only separates pieces.

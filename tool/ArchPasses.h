@@ -62,9 +62,9 @@ struct ArchPassSummary {
 std::vector<clang::tidy::ClangTidyError>
 runArchPasses(clang::tidy::ClangTidyContext &Context,
               const clang::tooling::CompilationDatabase &Database, llvm::StringRef File,
-              llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-              bool ApplyAnyFix, const PrologueSettings &Prologue, PrologueOutcome &Outcome,
-              unsigned PassLimit, ArchPassSummary &Summary);
+              llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool ApplyAnyFix,
+              const PrologueSettings &Prologue, PrologueOutcome &Outcome, unsigned PassLimit,
+              ArchPassSummary &Summary);
 
 /// "1 analysis pass (sm_75)" / "2 analysis passes (sm_75, sm_90: ...)".
 std::string describeArchPasses(const ArchPassSummary &Summary);

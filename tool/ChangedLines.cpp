@@ -63,8 +63,7 @@ bool runGit(ArrayRef<StringRef> Args, std::string &Out, std::string &Why) {
   }
   std::vector<StringRef> Argv = {*Git};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
-  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutPath),
-                                          StringRef(ErrPath)};
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutPath), StringRef(ErrPath)};
   std::string Message;
   int RC = sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects, 0, 0, &Message);
   auto Read = [](StringRef P) {
@@ -90,8 +89,7 @@ bool changedLines(StringRef Revision, std::vector<ChangedFile> &Files, std::stri
   std::string TopLevel, Diff;
   if (!runGit({"rev-parse", "--show-toplevel"}, TopLevel, Why))
     return false;
-  if (!runGit({"diff", "-U0", "--no-color", "--no-ext-diff", Revision, "--"},
-              Diff, Why))
+  if (!runGit({"diff", "-U0", "--no-color", "--no-ext-diff", Revision, "--"}, Diff, Why))
     return false;
   Files = parseUnifiedDiff(Diff, StringRef(TopLevel).trim());
   return true;
@@ -107,8 +105,8 @@ std::string lineFilterJson(const std::vector<ChangedFile> &Files) {
       Filter.push_back(json::Object{{"name", F.Path}, {"lines", std::move(Ranges)}});
   }
   if (Filter.empty())
-    Filter.push_back(json::Object{{"name", "\x01no changed lines"},
-                                  {"lines", json::Array{json::Array{1, 1}}}});
+    Filter.push_back(
+        json::Object{{"name", "\x01no changed lines"}, {"lines", json::Array{json::Array{1, 1}}}});
   std::string Text;
   raw_string_ostream(Text) << json::Value(std::move(Filter));
   return Text;

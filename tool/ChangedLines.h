@@ -28,8 +28,7 @@ std::vector<ChangedFile> parseUnifiedDiff(llvm::StringRef Diff, llvm::StringRef 
 
 /// Runs git in the current directory: the changes between \p Revision and
 /// the working tree. False, with \p Why, when git fails.
-bool changedLines(llvm::StringRef Revision, std::vector<ChangedFile> &Files,
-                  std::string &Why);
+bool changedLines(llvm::StringRef Revision, std::vector<ChangedFile> &Files, std::string &Why);
 
 /// clang-tidy's --line-filter JSON for \p Files. No changed line at all gives
 /// a filter that matches nothing (an empty filter would match everything).

@@ -11,8 +11,7 @@ using namespace clang::tidy;
 
 namespace warp_tidy {
 
-const char KeptOnSource[] =
-    "warp-tidy: warp-* kept on (the .clang-tidy files do not name warp-)";
+const char KeptOnSource[] = "warp-tidy: warp-* kept on (the .clang-tidy files do not name warp-)";
 
 namespace {
 
@@ -27,9 +26,7 @@ public:
   explicit KeepWarpChecksOn(std::unique_ptr<ClangTidyOptionsProvider> Inner)
       : Inner(std::move(Inner)) {}
 
-  const ClangTidyGlobalOptions &getGlobalOptions() override {
-    return Inner->getGlobalOptions();
-  }
+  const ClangTidyGlobalOptions &getGlobalOptions() override { return Inner->getGlobalOptions(); }
 
   std::vector<OptionsSource> getRawOptions(StringRef FileName) override {
     std::vector<OptionsSource> Raw = Inner->getRawOptions(FileName);
@@ -40,8 +37,7 @@ public:
     for (size_t I = 0; I < Raw.size(); ++I) {
       if (!isConfigurationFile(Raw[I].second)) {
         // --config/--config-file were written for warp-tidy: they count.
-        if (Raw[I].second ==
-            ClangTidyOptionsProvider::OptionsSourceTypeConfigCommandLineOption)
+        if (Raw[I].second == ClangTidyOptionsProvider::OptionsSourceTypeConfigCommandLineOption)
           return Raw;
         continue;
       }
@@ -130,8 +126,7 @@ std::string closestCheck(StringRef Name) {
   return Best;
 }
 
-std::vector<std::string> verifyConfiguration(ClangTidyOptionsProvider &Provider,
-                                             StringRef File) {
+std::vector<std::string> verifyConfiguration(ClangTidyOptionsProvider &Provider, StringRef File) {
   std::vector<std::string> Problems;
   ClangTidyOptions All = ClangTidyOptions::getDefaults();
   All.Checks = "*";

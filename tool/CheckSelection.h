@@ -49,9 +49,8 @@ std::string closestCheck(llvm::StringRef Name);
 /// \p File: `warp-` globs and `warp-` check options that name no check
 /// (other checks belong to clang-tidy and are not judged). One line each,
 /// in clang-tidy's format.
-std::vector<std::string>
-verifyConfiguration(clang::tidy::ClangTidyOptionsProvider &Provider,
-                    llvm::StringRef File);
+std::vector<std::string> verifyConfiguration(clang::tidy::ClangTidyOptionsProvider &Provider,
+                                             llvm::StringRef File);
 
 } // namespace warp_tidy
 

@@ -98,16 +98,14 @@ const std::optional<CommandSettings> &translationSettings() {
 
 // ld's --wrap=SYM binds clangd's call of SYM to __wrap_SYM and __real_SYM
 // to the original; the asm labels give these declarations those names.
-#define WARP_INFER_MISSING_SYMBOL                                                        \
-  "_ZN5clang7tooling27inferMissingCompileCommandsESt10unique_ptrINS0_"                   \
+#define WARP_INFER_MISSING_SYMBOL                                                                  \
+  "_ZN5clang7tooling27inferMissingCompileCommandsESt10unique_ptrINS0_"                             \
   "19CompilationDatabaseESt14default_deleteIS2_EE"
 
-std::unique_ptr<CompilationDatabase>
-realInferMissingCompileCommands(std::unique_ptr<CompilationDatabase> Inner) asm(
-    "__real_" WARP_INFER_MISSING_SYMBOL);
-std::unique_ptr<CompilationDatabase>
-wrapInferMissingCompileCommands(std::unique_ptr<CompilationDatabase> Inner) asm(
-    "__wrap_" WARP_INFER_MISSING_SYMBOL);
+std::unique_ptr<CompilationDatabase> realInferMissingCompileCommands(
+    std::unique_ptr<CompilationDatabase> Inner) asm("__real_" WARP_INFER_MISSING_SYMBOL);
+std::unique_ptr<CompilationDatabase> wrapInferMissingCompileCommands(
+    std::unique_ptr<CompilationDatabase> Inner) asm("__wrap_" WARP_INFER_MISSING_SYMBOL);
 
 std::unique_ptr<CompilationDatabase>
 wrapInferMissingCompileCommands(std::unique_ptr<CompilationDatabase> Inner) {

@@ -37,8 +37,7 @@ namespace clang::clangd {
 class ThreadsafeFS;
 struct PublishDiagnosticsParams;
 // clangd's TidyProvider.h: a step that edits the options for one file.
-using TidyProvider =
-    llvm::unique_function<void(tidy::ClangTidyOptions &, llvm::StringRef) const>;
+using TidyProvider = llvm::unique_function<void(tidy::ClangTidyOptions &, llvm::StringRef) const>;
 TidyProvider provideDefaultChecks();
 } // namespace clang::clangd
 
@@ -72,16 +71,15 @@ const std::string &docsBase() {
 
 // --- warp-* on by default ---------------------------------------------------
 #define PROVIDE_TIDY_FILES_SYMBOL "_ZN5clang6clangd21provideClangTidyFilesERNS0_12ThreadsafeFSE"
-TidyProvider realProvideClangTidyFiles(clang::clangd::ThreadsafeFS &FS) asm(
-    "__real_" PROVIDE_TIDY_FILES_SYMBOL);
-TidyProvider wrapProvideClangTidyFiles(clang::clangd::ThreadsafeFS &FS) asm(
-    "__wrap_" PROVIDE_TIDY_FILES_SYMBOL);
+TidyProvider
+realProvideClangTidyFiles(clang::clangd::ThreadsafeFS &FS) asm("__real_" PROVIDE_TIDY_FILES_SYMBOL);
+TidyProvider
+wrapProvideClangTidyFiles(clang::clangd::ThreadsafeFS &FS) asm("__wrap_" PROVIDE_TIDY_FILES_SYMBOL);
 
 // clangd applies, in order: .clang-tidy files (this provider), .clangd,
 // its default checks (only into an empty list), its list of unusable checks.
 TidyProvider wrapProvideClangTidyFiles(clang::clangd::ThreadsafeFS &FS) {
-  return [Files = realProvideClangTidyFiles(FS),
-          Defaults = clang::clangd::provideDefaultChecks()](
+  return [Files = realProvideClangTidyFiles(FS), Defaults = clang::clangd::provideDefaultChecks()](
              clang::tidy::ClangTidyOptions &Opts, llvm::StringRef File) {
     Files(Opts, File);
     if (Opts.Checks && namesWarpChecks(*Opts.Checks))
@@ -89,8 +87,8 @@ TidyProvider wrapProvideClangTidyFiles(clang::clangd::ThreadsafeFS &FS) {
     // With no .clang-tidy, clangd would use its default checks; adding
     // warp-* must not replace them.
     Defaults(Opts, File);
-    Opts.Checks = Opts.Checks && !Opts.Checks->empty() ? *Opts.Checks + ",warp-*"
-                                                       : std::string("warp-*");
+    Opts.Checks =
+        Opts.Checks && !Opts.Checks->empty() ? *Opts.Checks + ",warp-*" : std::string("warp-*");
   };
 }
 
@@ -107,11 +105,9 @@ std::optional<bool> wrapIsFastTidyCheck(llvm::StringRef Check) {
 
 // --- links to the project's check pages -------------------------------------
 #define PUBLISH_TO_JSON_SYMBOL "_ZN5clang6clangd6toJSONERKNS0_24PublishDiagnosticsParamsE"
-llvm::json::Value
-realPublishToJSON(const clang::clangd::PublishDiagnosticsParams &P) asm(
+llvm::json::Value realPublishToJSON(const clang::clangd::PublishDiagnosticsParams &P) asm(
     "__real_" PUBLISH_TO_JSON_SYMBOL);
-llvm::json::Value
-wrapPublishToJSON(const clang::clangd::PublishDiagnosticsParams &P) asm(
+llvm::json::Value wrapPublishToJSON(const clang::clangd::PublishDiagnosticsParams &P) asm(
     "__wrap_" PUBLISH_TO_JSON_SYMBOL);
 
 // clangd derives the link from the check name (clang-tidy's own site), so it

@@ -5,8 +5,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 
 namespace warp_tidy {
 
@@ -96,8 +96,8 @@ static std::optional<NvccVersion> findNvccVersion(llvm::StringRef Root) {
     return std::nullopt;
   std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), Output.str(),
                                                 llvm::StringRef("")};
-  int Status = llvm::sys::ExecuteAndWait(Nvcc, {Nvcc.str(), "--version"}, std::nullopt,
-                                         Redirects, /*SecondsToWait=*/10);
+  int Status = llvm::sys::ExecuteAndWait(Nvcc, {Nvcc.str(), "--version"}, std::nullopt, Redirects,
+                                         /*SecondsToWait=*/10);
   std::optional<NvccVersion> Result;
   if (Status == 0)
     if (auto Buffer = llvm::MemoryBuffer::getFile(Output))
@@ -133,8 +133,7 @@ std::optional<CudaInstallation> probeCudaRoot(llvm::StringRef Root) {
   return Cuda;
 }
 
-std::optional<CudaInstallation> findCudaInstallation(llvm::StringRef Explicit,
-                                                     std::string &Why) {
+std::optional<CudaInstallation> findCudaInstallation(llvm::StringRef Explicit, std::string &Why) {
   if (!Explicit.empty()) {
     if (auto Cuda = probeCudaRoot(Explicit))
       return Cuda;
@@ -158,8 +157,7 @@ std::optional<CudaInstallation> findCudaInstallation(llvm::StringRef Explicit,
   if (llvm::ErrorOr<std::string> Nvcc = llvm::sys::findProgramByName("nvcc")) {
     llvm::SmallString<256> Real;
     if (!llvm::sys::fs::real_path(*Nvcc, Real))
-      Candidates.push_back(
-          llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)).str());
+      Candidates.push_back(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real)).str());
   }
   Candidates.push_back("/usr/local/cuda");
   Candidates.push_back("/opt/cuda");

@@ -52,8 +52,7 @@ std::optional<NvccVersion> parseNvccVersionOutput(llvm::StringRef Text);
 /// Looks for a toolkit. \p Explicit (from --cuda-path) wins when non-empty.
 /// On failure returns std::nullopt and explains in \p Why which places were
 /// searched, so the error the user sees is actionable.
-std::optional<CudaInstallation> findCudaInstallation(llvm::StringRef Explicit,
-                                                     std::string &Why);
+std::optional<CudaInstallation> findCudaInstallation(llvm::StringRef Explicit, std::string &Why);
 
 /// Checks one candidate root; used by findCudaInstallation and the tests.
 std::optional<CudaInstallation> probeCudaRoot(llvm::StringRef Root);

@@ -20,8 +20,8 @@ static json::Object messageToJson(const DiagnosticMessage &M) {
                                    {"text", R.getReplacementText()}});
   json::Array Ranges;
   for (const clang::tooling::FileByteRange &R : M.Ranges)
-    Ranges.push_back(json::Object{
-        {"file", R.FilePath}, {"offset", R.FileOffset}, {"length", R.Length}});
+    Ranges.push_back(
+        json::Object{{"file", R.FilePath}, {"offset", R.FileOffset}, {"length", R.Length}});
   return json::Object{{"text", M.Message},
                       {"file", M.FilePath},
                       {"offset", M.FileOffset},
@@ -52,8 +52,8 @@ static bool messageFromJson(const json::Value &V, DiagnosticMessage &M) {
       auto FText = FO->getString("text");
       if (!FFile || !FOffset || !FLength || !FText)
         return false;
-      Replacement R(*FFile, static_cast<unsigned>(*FOffset),
-                    static_cast<unsigned>(*FLength), *FText);
+      Replacement R(*FFile, static_cast<unsigned>(*FOffset), static_cast<unsigned>(*FLength),
+                    *FText);
       if (Error E = M.Fix[R.getFilePath()].add(R))
         consumeError(std::move(E)); // Cannot happen for what we wrote.
     }

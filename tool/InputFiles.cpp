@@ -47,13 +47,12 @@ ExpandedInputs expandInputs(llvm::ArrayRef<std::string> Arguments) {
     if (Status.type() == llvm::sys::fs::file_type::directory_file) {
       std::vector<std::string> Found;
       std::error_code EC;
-      for (llvm::sys::fs::recursive_directory_iterator It(Arg, EC), End;
-           It != End && !EC; It.increment(EC)) {
+      for (llvm::sys::fs::recursive_directory_iterator It(Arg, EC), End; It != End && !EC;
+           It.increment(EC)) {
         // Hidden directories (.git, .cache) and build trees never hold
         // sources the user wants linted.
         llvm::StringRef Name = llvm::sys::path::filename(It->path());
-        if (It->type() == llvm::sys::fs::file_type::directory_file &&
-            Name.starts_with(".")) {
+        if (It->type() == llvm::sys::fs::file_type::directory_file && Name.starts_with(".")) {
           It.no_push();
           continue;
         }

@@ -104,8 +104,10 @@ bool parseOptions(ArrayRef<const char *> Args, Options &O, bool &Help, std::stri
     else if (A.consume_front("--warp-tidy-arg="))
       O.WarpTidyArgs.push_back(A.str());
     else {
-      Error = ("unknown option '" + A + "' (launcher options come before the compiler; "
-               "see --help)").str();
+      Error = ("unknown option '" + A +
+               "' (launcher options come before the compiler; "
+               "see --help)")
+                  .str();
       return false;
     }
   }
@@ -122,8 +124,7 @@ bool parseOptions(ArrayRef<const char *> Args, Options &O, bool &Help, std::stri
 bool isCompilerWrapper(StringRef Program) {
   StringRef Name = sys::path::filename(Program);
   return StringSwitch<bool>(Name)
-      .Cases({"ccache", "sccache", "buildcache", "distcc", "icecc", "recc", "firebuild"},
-             true)
+      .Cases({"ccache", "sccache", "buildcache", "distcc", "icecc", "recc", "firebuild"}, true)
       .Default(false);
 }
 
@@ -155,8 +156,8 @@ std::vector<std::string> cudaSources(ArrayRef<std::string> Compile) {
   bool ForcedCuda = hasCudaLanguageFlag(Compile);
   for (const std::string &A : Compile.drop_front()) {
     StringRef Ext = sys::path::extension(A);
-    bool Source = Ext == ".cu" || (ForcedCuda && (Ext == ".cpp" || Ext == ".cc" ||
-                                                  Ext == ".cxx" || Ext == ".c"));
+    bool Source = Ext == ".cu" ||
+                  (ForcedCuda && (Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".c"));
     if (Source && !StringRef(A).starts_with("-") && sys::fs::is_regular_file(A)) {
       SmallString<256> Abs(A);
       sys::fs::make_absolute(Abs);
@@ -168,8 +169,7 @@ std::vector<std::string> cudaSources(ArrayRef<std::string> Compile) {
 
 std::optional<std::string> findWarpTidy(const Options &O, const char *Argv0) {
   if (!O.WarpTidy.empty())
-    return sys::fs::can_execute(O.WarpTidy) ? std::optional<std::string>(O.WarpTidy)
-                                            : std::nullopt;
+    return sys::fs::can_execute(O.WarpTidy) ? std::optional<std::string>(O.WarpTidy) : std::nullopt;
   static int Anchor;
   std::string Self = sys::fs::getMainExecutable(Argv0, &Anchor);
   if (!Self.empty()) {
@@ -186,8 +186,7 @@ std::optional<std::string> findWarpTidy(const Options &O, const char *Argv0) {
 /// Runs warp-tidy on \p Source compiled by \p Compile. Returns its exit
 /// status (-1 if it could not run); its report goes to stderr, where a build
 /// shows compiler diagnostics.
-int analyse(StringRef WarpTidy, const Options &O, ArrayRef<std::string> Compile,
-            StringRef Source) {
+int analyse(StringRef WarpTidy, const Options &O, ArrayRef<std::string> Compile, StringRef Source) {
   SmallString<256> Dir;
   if (std::error_code EC = sys::fs::createUniqueDirectory("warp-tidy-launcher", Dir)) {
     note("cannot create a temporary directory: " + EC.message());
@@ -200,9 +199,8 @@ int analyse(StringRef WarpTidy, const Options &O, ArrayRef<std::string> Compile,
   json::Array Arguments;
   for (const std::string &A : Compile)
     Arguments.push_back(A);
-  json::Array Database{json::Object{{"directory", Cwd.str()},
-                                    {"file", Source},
-                                    {"arguments", std::move(Arguments)}}};
+  json::Array Database{json::Object{
+      {"directory", Cwd.str()}, {"file", Source}, {"arguments", std::move(Arguments)}}};
   SmallString<256> DatabasePath(Dir);
   sys::path::append(DatabasePath, "compile_commands.json");
   {
@@ -293,8 +291,8 @@ int main(int argc, const char **argv) {
       if (Status == ExitFindings)
         Findings = true;
       else if (Status != 0)
-        note("warp-tidy could not analyse " + Source + " (exit status " +
-             std::to_string(Status) + "); compiling it unanalysed");
+        note("warp-tidy could not analyse " + Source + " (exit status " + std::to_string(Status) +
+             "); compiling it unanalysed");
     }
   }
   if (Findings && O.WarningsAsErrors) {

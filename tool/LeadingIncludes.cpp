@@ -101,9 +101,9 @@ DirectiveLine readDirective(StringRef &Text) {
   // A #define, #undef or conditional is taken as written, on one line: no
   // continuation, no block comment (that could span lines).
   LineKind Kind = llvm::StringSwitch<LineKind>(Name)
-                      .Cases("define", "undef", LineKind::Define)
-                      .Cases("if", "ifdef", "ifndef", LineKind::Open)
-                      .Cases("elif", "elifdef", "elifndef", "else", LineKind::Branch)
+                      .Cases({"define", "undef"}, LineKind::Define)
+                      .Cases({"if", "ifdef", "ifndef"}, LineKind::Open)
+                      .Cases({"elif", "elifdef", "elifndef", "else"}, LineKind::Branch)
                       .Case("endif", LineKind::Close)
                       .Default(LineKind::Other);
   if (Kind == LineKind::Other)
@@ -136,8 +136,7 @@ static std::optional<std::string> readUsingNamespace(StringRef &Text) {
   bool Crossed;
   if (!skipBlanks(Rest, Crossed) || Crossed)
     return std::nullopt;
-  size_t NameEnd =
-      Rest.find_if_not([](char C) { return isAlnum(C) || C == '_' || C == ':'; });
+  size_t NameEnd = Rest.find_if_not([](char C) { return isAlnum(C) || C == '_' || C == ':'; });
   StringRef Name = Rest.take_front(NameEnd);
   Rest = Rest.drop_front(NameEnd);
   if (Name.empty() || !Word(";") || !onlyCommentToLineEnd(Rest))
@@ -213,7 +212,8 @@ LeadingIncludeBlock leadingIncludes(StringRef Source) {
       return balancedPrefix(std::move(Lines)); // #pragma, #include_next, #line, ...
     if ((Line.Kind == LineKind::Branch || Line.Kind == LineKind::Close) && !Depth)
       return balancedPrefix(std::move(Lines)); // Not opened in the block.
-    if (Line.Kind == LineKind::Open || Line.Kind == LineKind::Branch || Line.Kind == LineKind::Close)
+    if (Line.Kind == LineKind::Open || Line.Kind == LineKind::Branch ||
+        Line.Kind == LineKind::Close)
       Lines.BeforeConditional = std::min(Lines.BeforeConditional, Lines.Lines.size());
     Depth += Line.Kind == LineKind::Open;
     Depth -= Line.Kind == LineKind::Close;

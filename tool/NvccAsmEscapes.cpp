@@ -44,8 +44,7 @@ unsigned AsmEscapeEdits::originalOffset(StringRef File, unsigned Edited) const {
   return It == Inserted.end() ? Edited : originalOffsetIn(It->second, Edited);
 }
 
-bool AsmEscapeEdits::addEditsFor(const std::vector<ClangTidyError> &Errors,
-                                 vfs::FileSystem &FS) {
+bool AsmEscapeEdits::addEditsFor(const std::vector<ClangTidyError> &Errors, vfs::FileSystem &FS) {
   bool Any = false;
   // The same error comes once per arch pass that saw it; only a `%` doubled
   // in an earlier round and still rejected ends the rounds.
@@ -128,9 +127,8 @@ void AsmEscapeEdits::mapBack(std::vector<ClangTidyError> &Errors) const {
         unsigned Begin = originalOffset(R.getFilePath(), R.getOffset());
         unsigned End = originalOffset(R.getFilePath(), R.getOffset() + R.getLength());
         // Replacements of one diagnostic never overlap; mapping keeps that.
-        consumeError(Mapped.add(tooling::Replacement(R.getFilePath(), Begin,
-                                                     End >= Begin ? End - Begin : 0,
-                                                     R.getReplacementText())));
+        consumeError(Mapped.add(tooling::Replacement(
+            R.getFilePath(), Begin, End >= Begin ? End - Begin : 0, R.getReplacementText())));
       }
       Entry.second = std::move(Mapped);
     }

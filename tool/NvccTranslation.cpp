@@ -26,43 +26,130 @@ namespace {
 /// host compiler, the linker or nvcc's own front end: dropped with their
 /// value.
 const char *const DroppedWithValue[] = {
-    "-ccbin", "--compiler-bindir", "-code", "--gpu-code", "-Xptxas",
-    "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xlinker",
-    "--linker-options", "-Xcudafe", "-Xarchive", "--archive-options",
-    "-cudart", "--cudart", "-cudadevrt", "--cudadevrt", "-default-stream",
-    "--default-stream", "-maxrregcount", "--maxrregcount", "-t", "--threads",
-    "-split-compile", "--split-compile", "-diag-suppress", "--diag-suppress",
-    "-diag-warn", "--diag-warn", "-diag-error", "--diag-error", "-ftz",
-    "--ftz", "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt", "-fmad",
-    "--fmad", "-odir", "--output-directory", "-dependency-output",
-    "--dependency-output", "-ldir", "--library-path", "-l", "--library",
-    "-Wno-deprecated-gpu-targets", "-time", "--time", "-keep-dir",
-    "--keep-dir", "-ext-lambda-captures-this", "-arch-ls", "-ewp", "-Xfatbin",
-    "--fatbin-options", "-dlto", "-gen-opt-lto", "-jump-table-density",
-    "--jump-table-density", "-extra-device-vectorization", "-Ofc",
-    "--Ofast-compile", "-frandom-seed", "-split-compile-extended",
-    "-static-global-template-stub", "--static-global-template-stub",
-    "-device-entity-has-hidden-visibility", "--device-entity-has-hidden-visibility",
+    "-ccbin",
+    "--compiler-bindir",
+    "-code",
+    "--gpu-code",
+    "-Xptxas",
+    "--ptxas-options",
+    "-Xnvlink",
+    "--nvlink-options",
+    "-Xlinker",
+    "--linker-options",
+    "-Xcudafe",
+    "-Xarchive",
+    "--archive-options",
+    "-cudart",
+    "--cudart",
+    "-cudadevrt",
+    "--cudadevrt",
+    "-default-stream",
+    "--default-stream",
+    "-maxrregcount",
+    "--maxrregcount",
+    "-t",
+    "--threads",
+    "-split-compile",
+    "--split-compile",
+    "-diag-suppress",
+    "--diag-suppress",
+    "-diag-warn",
+    "--diag-warn",
+    "-diag-error",
+    "--diag-error",
+    "-ftz",
+    "--ftz",
+    "-prec-div",
+    "--prec-div",
+    "-prec-sqrt",
+    "--prec-sqrt",
+    "-fmad",
+    "--fmad",
+    "-odir",
+    "--output-directory",
+    "-dependency-output",
+    "--dependency-output",
+    "-ldir",
+    "--library-path",
+    "-l",
+    "--library",
+    "-Wno-deprecated-gpu-targets",
+    "-time",
+    "--time",
+    "-keep-dir",
+    "--keep-dir",
+    "-ext-lambda-captures-this",
+    "-arch-ls",
+    "-ewp",
+    "-Xfatbin",
+    "--fatbin-options",
+    "-dlto",
+    "-gen-opt-lto",
+    "-jump-table-density",
+    "--jump-table-density",
+    "-extra-device-vectorization",
+    "-Ofc",
+    "--Ofast-compile",
+    "-frandom-seed",
+    "-split-compile-extended",
+    "-static-global-template-stub",
+    "--static-global-template-stub",
+    "-device-entity-has-hidden-visibility",
+    "--device-entity-has-hidden-visibility",
 };
 
 /// nvcc flags without a value that clang does not need: dropped.
 const char *const DroppedAlone[] = {
-    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
-    "-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker",
-    "-lineinfo", "--generate-line-info", "-use_fast_math", "--use_fast_math", "-res-usage",
-    "--resource-usage", "-keep", "--keep", "-Wno-deprecated-gpu-targets",
-    "-Wno-deprecated-declarations-nvcc", "--display-error-number",
-    "-err-no", "--no-display-error-number", "-no-err-no", "-dlink",
-    "--device-link", "-dlto", "--dlink-time-opt", "-link", "--link",
-    "-lib", "--lib", "-src-in-ptx", "--source-in-ptx", "-restrict",
-    "--restrict", "-Wreorder", "-Wext-lambda-captures-this",
-    "-Wdefault-stream-launch", "-Wmissing-launch-bounds", "-w",
-    "--disable-warnings", "-allow-unsupported-compiler",
-    "--allow-unsupported-compiler", "-noprof", "--dont-use-profile",
-    "-nohdinitlist", "--no-host-device-initializer-list",
-    "-nohdmoveforward", "--no-host-device-move-forward", "-v", "--verbose",
-    "-MP", "--generate-nonsystem-dependencies-with-compile",
-    "-static-global-template-stub=true", "-static-global-template-stub=false",
+    "-forward-unknown-to-host-compiler",
+    "--forward-unknown-to-host-compiler",
+    "-forward-unknown-to-host-linker",
+    "--forward-unknown-to-host-linker",
+    "-lineinfo",
+    "--generate-line-info",
+    "-use_fast_math",
+    "--use_fast_math",
+    "-res-usage",
+    "--resource-usage",
+    "-keep",
+    "--keep",
+    "-Wno-deprecated-gpu-targets",
+    "-Wno-deprecated-declarations-nvcc",
+    "--display-error-number",
+    "-err-no",
+    "--no-display-error-number",
+    "-no-err-no",
+    "-dlink",
+    "--device-link",
+    "-dlto",
+    "--dlink-time-opt",
+    "-link",
+    "--link",
+    "-lib",
+    "--lib",
+    "-src-in-ptx",
+    "--source-in-ptx",
+    "-restrict",
+    "--restrict",
+    "-Wreorder",
+    "-Wext-lambda-captures-this",
+    "-Wdefault-stream-launch",
+    "-Wmissing-launch-bounds",
+    "-w",
+    "--disable-warnings",
+    "-allow-unsupported-compiler",
+    "--allow-unsupported-compiler",
+    "-noprof",
+    "--dont-use-profile",
+    "-nohdinitlist",
+    "--no-host-device-initializer-list",
+    "-nohdmoveforward",
+    "--no-host-device-move-forward",
+    "-v",
+    "--verbose",
+    "-MP",
+    "--generate-nonsystem-dependencies-with-compile",
+    "-static-global-template-stub=true",
+    "-static-global-template-stub=false",
 };
 
 /// nvcc long spellings of flags clang has under another name.
@@ -72,18 +159,23 @@ struct Rename {
   bool Joined; ///< Clang form takes `=value` (else a separate value).
 };
 const Rename Renamed[] = {
-    {"--include-path", "-I", false},     {"--system-include", "-isystem", false},
-    {"--define-macro", "-D", false},     {"--undefine-macro", "-U", false},
-    {"--pre-include", "-include", false}, {"--output-file", "-o", false},
-    {"--compile", "-c", false},          {"--optimize", "-O", false},
-    {"--std", "-std=", true},            {"-std", "-std=", true},
+    {"--include-path", "-I", false},
+    {"--system-include", "-isystem", false},
+    {"--define-macro", "-D", false},
+    {"--undefine-macro", "-U", false},
+    {"--pre-include", "-include", false},
+    {"--output-file", "-o", false},
+    {"--compile", "-c", false},
+    {"--optimize", "-O", false},
+    {"--std", "-std=", true},
+    {"-std", "-std=", true},
 };
 
 /// Matches \p Token against a flag that takes a value, in any of nvcc's
 /// spellings. On a match fills \p Value (consuming the next token when the
 /// value is separate) and advances \p I.
-bool takeValue(llvm::ArrayRef<std::string> Tokens, size_t &I,
-               llvm::StringRef Flag, std::string &Value) {
+bool takeValue(llvm::ArrayRef<std::string> Tokens, size_t &I, llvm::StringRef Flag,
+               std::string &Value) {
   llvm::StringRef Token = Tokens[I];
   if (Token == Flag) {
     if (I + 1 >= Tokens.size())
@@ -91,8 +183,7 @@ bool takeValue(llvm::ArrayRef<std::string> Tokens, size_t &I,
     Value = Tokens[++I];
     return true;
   }
-  if (Token.starts_with(Flag) && Token.size() > Flag.size() &&
-      Token[Flag.size()] == '=') {
+  if (Token.starts_with(Flag) && Token.size() > Flag.size() && Token[Flag.size()] == '=') {
     Value = Token.drop_front(Flag.size() + 1).str();
     return true;
   }
@@ -152,8 +243,8 @@ void archsFromGencode(llvm::StringRef Spec, std::vector<unsigned> &Archs) {
 }
 
 /// Values of nvcc's -arch: a name, a comma list, or a keyword.
-void archsFromArchFlag(llvm::StringRef Value, unsigned OldestArch,
-                       std::vector<unsigned> &Archs, bool &Native) {
+void archsFromArchFlag(llvm::StringRef Value, unsigned OldestArch, std::vector<unsigned> &Archs,
+                       bool &Native) {
   llvm::SmallVector<llvm::StringRef, 4> Parts;
   Value.split(Parts, ',');
   for (llvm::StringRef Part : Parts) {
@@ -166,8 +257,8 @@ void archsFromArchFlag(llvm::StringRef Value, unsigned OldestArch,
       // the oldest plus every sm_X0. The oldest bounds what code must
       // compile for; the rest matter for NV_IS_EXACTLY_SM_xx branches and
       // for the messages.
-      static const unsigned Known[] = {50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86,
-                                       87, 88, 89, 90, 100, 103, 110, 120, 121};
+      static const unsigned Known[] = {50, 52, 53, 60, 61, 62,  70,  72,  75,  80,
+                                       86, 87, 88, 89, 90, 100, 103, 110, 120, 121};
       Archs.push_back(OldestArch);
       for (unsigned A : Known)
         if (A >= OldestArch && (Part == "all" || A % 10 == 0))
@@ -181,11 +272,9 @@ void archsFromArchFlag(llvm::StringRef Value, unsigned OldestArch,
 /// Host-compiler flags passed through -Xcompiler that change what the
 /// preprocessor sees; everything else there concerns host code generation.
 bool isPreprocessorFlag(llvm::StringRef Flag) {
-  return Flag.starts_with("-D") || Flag.starts_with("-U") ||
-         Flag.starts_with("-I") || Flag.starts_with("-isystem") ||
-         Flag.starts_with("-std=") || Flag.starts_with("-include");
+  return Flag.starts_with("-D") || Flag.starts_with("-U") || Flag.starts_with("-I") ||
+         Flag.starts_with("-isystem") || Flag.starts_with("-std=") || Flag.starts_with("-include");
 }
-
 
 /// Args past argv[0] with response files (`@file`, `--options-file`)
 /// expanded and clang's -Xarch_ flags resolved for a device analysis, so
@@ -226,13 +315,11 @@ bool takeArchFlag(llvm::ArrayRef<std::string> Tokens, size_t &I, unsigned Oldest
                   TranslatedCommand &Out) {
   llvm::StringRef T = Tokens[I];
   std::string Value;
-  if (takeValue(Tokens, I, "-arch", Value) ||
-      takeValue(Tokens, I, "--gpu-architecture", Value)) {
+  if (takeValue(Tokens, I, "-arch", Value) || takeValue(Tokens, I, "--gpu-architecture", Value)) {
     archsFromArchFlag(Value, OldestArch, Out.Archs, Out.HasNativeArch);
     return true;
   }
-  if (takeValue(Tokens, I, "-gencode", Value) ||
-      takeValue(Tokens, I, "--generate-code", Value)) {
+  if (takeValue(Tokens, I, "-gencode", Value) || takeValue(Tokens, I, "--generate-code", Value)) {
     archsFromGencode(Value, Out.Archs);
     return true;
   }
@@ -249,9 +336,8 @@ bool takeArchFlag(llvm::ArrayRef<std::string> Tokens, size_t &I, unsigned Oldest
 /// change what nvcc predefines (clang accepts the code they allow anyway:
 /// constexpr host functions and __device__ lambdas).
 bool takeModeFlag(llvm::StringRef T, TranslatedCommand &Out) {
-  if (T == "--cuda-device-only" || T == "--cuda-host-only" ||
-      T == "--cuda-compile-host-device" || T == "-nocudalib" ||
-      T.starts_with("--cuda-path=") || T == "-fsyntax-only")
+  if (T == "--cuda-device-only" || T == "--cuda-host-only" || T == "--cuda-compile-host-device" ||
+      T == "-nocudalib" || T.starts_with("--cuda-path=") || T == "-fsyntax-only")
     return true;
   if (T.starts_with("--warp-tidy-unreadable-options-file=")) {
     Out.Unknown.push_back("--options-file " + T.split('=').second.str() + " (unreadable)");
@@ -261,8 +347,8 @@ bool takeModeFlag(llvm::StringRef T, TranslatedCommand &Out) {
     Out.RelaxedConstexpr = true;
     return true;
   }
-  if (T == "-expt-extended-lambda" || T == "--expt-extended-lambda" ||
-      T == "-extended-lambda" || T == "--extended-lambda") {
+  if (T == "-expt-extended-lambda" || T == "--expt-extended-lambda" || T == "-extended-lambda" ||
+      T == "--extended-lambda") {
     Out.ExtendedLambda = true;
     return true;
   }
@@ -282,8 +368,7 @@ bool takeLanguage(llvm::ArrayRef<std::string> Tokens, size_t &I, TranslatedComma
   bool JoinedLanguage = T.size() > 2 && T.starts_with("-x") && T[2] != '=';
   if (JoinedLanguage)
     Value = T.drop_front(2).str();
-  if (!JoinedLanguage && !takeValue(Tokens, I, "-x", Value) &&
-      !takeValue(Tokens, I, "--x", Value))
+  if (!JoinedLanguage && !takeValue(Tokens, I, "-x", Value) && !takeValue(Tokens, I, "--x", Value))
     return false;
   if (Value == "cu" || Value == "cuda") {
     Out.IsCuda = true;
@@ -295,8 +380,8 @@ bool takeLanguage(llvm::ArrayRef<std::string> Tokens, size_t &I, TranslatedComma
 }
 
 /// Relocatable device code.
-bool takeRelocatableCode(llvm::ArrayRef<std::string> Tokens, size_t &I,
-                         TranslatedCommand &Out, std::vector<std::string> &Result) {
+bool takeRelocatableCode(llvm::ArrayRef<std::string> Tokens, size_t &I, TranslatedCommand &Out,
+                         std::vector<std::string> &Result) {
   llvm::StringRef T = Tokens[I];
   std::string Value;
   if (takeValue(Tokens, I, "-rdc", Value) ||
@@ -338,8 +423,7 @@ bool takeHostCompilerFlags(llvm::ArrayRef<std::string> Tokens, size_t &I,
 }
 
 /// Renamed long spellings.
-bool takeRenamed(llvm::ArrayRef<std::string> Tokens, size_t &I,
-                 std::vector<std::string> &Result) {
+bool takeRenamed(llvm::ArrayRef<std::string> Tokens, size_t &I, std::vector<std::string> &Result) {
   llvm::StringRef T = Tokens[I];
   std::string Value;
   for (const Rename &R : Renamed) {
@@ -385,8 +469,8 @@ bool takeNvccOnly(llvm::ArrayRef<std::string> Tokens, size_t &I) {
 
 /// The clang flags for \p Tokens (the nvcc ones rewritten or dropped),
 /// what they say about the compile recorded in \p Out.
-std::vector<std::string> translateTokens(llvm::ArrayRef<std::string> Tokens,
-                                         unsigned OldestArch, TranslatedCommand &Out) {
+std::vector<std::string> translateTokens(llvm::ArrayRef<std::string> Tokens, unsigned OldestArch,
+                                         TranslatedCommand &Out) {
   std::vector<std::string> Result;
   for (size_t I = 0; I < Tokens.size(); ++I) {
     llvm::StringRef T = Tokens[I];
@@ -404,9 +488,8 @@ std::vector<std::string> translateTokens(llvm::ArrayRef<std::string> Tokens,
 
 /// The indices of \p Result to drop: whatever clang's own option table does
 /// not know (recorded in Out.Unknown; one warning, from the caller).
-std::set<unsigned> unknownFlags(const llvm::opt::InputArgList &Parsed,
-                                unsigned MissingIndex, unsigned MissingCount,
-                                llvm::ArrayRef<std::string> Result,
+std::set<unsigned> unknownFlags(const llvm::opt::InputArgList &Parsed, unsigned MissingIndex,
+                                unsigned MissingCount, llvm::ArrayRef<std::string> Result,
                                 TranslatedCommand &Out) {
   std::set<unsigned> Drop;
   for (const llvm::opt::Arg *A : Parsed.filtered(clang::options::OPT_UNKNOWN)) {
@@ -457,9 +540,8 @@ void finishArgs(llvm::ArrayRef<std::string> Result, TranslatedCommand &Out) {
   for (const std::string &A : Result)
     Argv.push_back(A.c_str());
   unsigned MissingIndex = 0, MissingCount = 0;
-  llvm::opt::InputArgList Parsed =
-      Table.ParseArgs(Argv, MissingIndex, MissingCount,
-                      llvm::opt::Visibility(clang::options::ClangOption));
+  llvm::opt::InputArgList Parsed = Table.ParseArgs(
+      Argv, MissingIndex, MissingCount, llvm::opt::Visibility(clang::options::ClangOption));
   std::set<unsigned> Drop = unknownFlags(Parsed, MissingIndex, MissingCount, Result, Out);
   std::optional<unsigned> FirstInput;
   std::vector<unsigned> Hoisted = languagesAfterInputs(Parsed, Result, Drop, FirstInput);
@@ -479,11 +561,10 @@ std::vector<std::string> nvccPredefinedMacros(const TranslatedCommand &Command,
   if (!Command.FromNvcc)
     return {};
   // As `nvcc -E -Xcompiler -dM` lists them (CUDA 13.0).
-  std::vector<std::string> Flags = {
-      "-D__NVCC__=1",
-      "-D__CUDACC_VER_MAJOR__=" + std::to_string(Version.Major),
-      "-D__CUDACC_VER_MINOR__=" + std::to_string(Version.Minor),
-      "-D__CUDACC_VER_BUILD__=" + std::to_string(Version.Build)};
+  std::vector<std::string> Flags = {"-D__NVCC__=1",
+                                    "-D__CUDACC_VER_MAJOR__=" + std::to_string(Version.Major),
+                                    "-D__CUDACC_VER_MINOR__=" + std::to_string(Version.Minor),
+                                    "-D__CUDACC_VER_BUILD__=" + std::to_string(Version.Build)};
   if (Command.RelaxedConstexpr)
     Flags.push_back("-D__CUDACC_RELAXED_CONSTEXPR__=1");
   if (Command.ExtendedLambda)
@@ -517,8 +598,7 @@ bool isNvcc(llvm::StringRef Compiler) {
 }
 
 TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
-                                          llvm::StringRef Directory,
-                                          unsigned OldestArch) {
+                                          llvm::StringRef Directory, unsigned OldestArch) {
   TranslatedCommand Out;
   if (Args.empty())
     return Out;

@@ -52,8 +52,7 @@ bool isNvcc(llvm::StringRef Compiler);
 /// Translates \p Args (argv[0] included). \p Directory resolves relative
 /// `--options-file` paths. \p OldestArch resolves `all`/`all-major` lists.
 TranslatedCommand translateCompileCommand(llvm::ArrayRef<std::string> Args,
-                                          llvm::StringRef Directory,
-                                          unsigned OldestArch);
+                                          llvm::StringRef Directory, unsigned OldestArch);
 
 /// `-D` flags for the macros nvcc predefines in a CUDA compile and clang
 /// does not: `__NVCC__`, `__CUDACC_VER_MAJOR__/_MINOR__/_BUILD__` of

@@ -44,7 +44,6 @@ std::string absolutePath(StringRef File, StringRef BuildDirectory) {
   return P.str().str();
 }
 
-
 //===-- Check documentation embedded at build time ------------------------===//
 
 namespace {
@@ -85,8 +84,7 @@ std::string plainText(StringRef Markdown) {
 // The first sentence of \p Paragraph: up to the first ". " that ends a
 // word (not "e.g. ", "i.e. "), or all of it.
 std::string firstSentence(StringRef Paragraph) {
-  for (size_t At = Paragraph.find(". "); At != StringRef::npos;
-       At = Paragraph.find(". ", At + 1)) {
+  for (size_t At = Paragraph.find(". "); At != StringRef::npos; At = Paragraph.find(". ", At + 1)) {
     StringRef Before = Paragraph.take_front(At);
     if (Before.ends_with("e.g") || Before.ends_with("i.e") || Before.ends_with("vs"))
       continue;
@@ -125,8 +123,7 @@ bool checkDescription(StringRef Check, std::string &Short, std::string &Full) {
       break;
     }
   Short = plainText(firstSentence(Summary.empty() ? Reports : Summary));
-  Full = plainText(Summary.empty() ? Reports
-                                   : Reports.empty() ? Summary : Summary + " " + Reports);
+  Full = plainText(Summary.empty() ? Reports : Reports.empty() ? Summary : Summary + " " + Reports);
   return !Short.empty();
 }
 
@@ -140,8 +137,8 @@ std::string checkPage(StringRef Check) {
 namespace {
 
 struct Position {
-  unsigned Line = 1, Column = 1;     ///< Column in bytes (clang's).
-  unsigned CodePointColumn = 1;      ///< Column in Unicode code points.
+  unsigned Line = 1, Column = 1; ///< Column in bytes (clang's).
+  unsigned CodePointColumn = 1;  ///< Column in Unicode code points.
   std::string LineText;
 };
 
@@ -224,8 +221,8 @@ std::string Fingerprinter::operator()(const ClangTidyError &E) {
     LineText = Text.slice(Start, Text.find('\n', Offset)).trim().str();
   }
   // No line number: an edit above the finding must not make it new.
-  std::string Base = E.DiagnosticName + "\x1f" + Relative + "\x1f" + LineText + "\x1f" +
-                     E.Message.Message;
+  std::string Base =
+      E.DiagnosticName + "\x1f" + Relative + "\x1f" + LineText + "\x1f" + E.Message.Message;
   unsigned Occurrence = Occurrences[Base]++;
   return hashParts({Base, std::to_string(Occurrence)}).substr(0, 32);
 }
@@ -282,9 +279,8 @@ void writeJsonReport(const Report &R, raw_ostream &OS) {
   std::map<std::string, unsigned> ByCheck;
   unsigned Findings = 0;
   for (const ClangTidyError &E : R.Errors) {
-    json::Object D{{"check", E.DiagnosticName},
-                   {"level", levelName(E)},
-                   {"message", E.Message.Message}};
+    json::Object D{
+        {"check", E.DiagnosticName}, {"level", levelName(E)}, {"message", E.Message.Message}};
     Located(E.Message, E.BuildDirectory, D);
     D["fingerprint"] = Fingerprint(E);
     // Found in some arch passes only (ArchPasses.h): the archs it holds for.
@@ -313,18 +309,17 @@ void writeJsonReport(const Report &R, raw_ostream &OS) {
   for (const auto &[Name, Count] : ByCheck)
     ByCheckJson[Name] = Count;
 
-  json::Object Doc{
-      {"version", 1},
-      {"tool", json::Object{{"name", "warp-tidy"}, {"version", R.ToolVersion}}},
-      {"files", filesToJson(R.Files)},
-      {"diagnostics", std::move(Diagnostics)},
-      {"summary", json::Object{{"files", static_cast<int64_t>(R.Files.size())},
-                               {"findings", Findings},
-                               {"by_check", std::move(ByCheckJson)},
-                               {"tool_errors", R.ToolErrors},
-                               {"cache_hits", R.CacheHits},
-                               {"cache_misses", R.CacheMisses},
-                               {"seconds", R.Seconds}}}};
+  json::Object Doc{{"version", 1},
+                   {"tool", json::Object{{"name", "warp-tidy"}, {"version", R.ToolVersion}}},
+                   {"files", filesToJson(R.Files)},
+                   {"diagnostics", std::move(Diagnostics)},
+                   {"summary", json::Object{{"files", static_cast<int64_t>(R.Files.size())},
+                                            {"findings", Findings},
+                                            {"by_check", std::move(ByCheckJson)},
+                                            {"tool_errors", R.ToolErrors},
+                                            {"cache_hits", R.CacheHits},
+                                            {"cache_misses", R.CacheMisses},
+                                            {"seconds", R.Seconds}}}};
   OS << formatv("{0:2}", json::Value(std::move(Doc))) << "\n";
 }
 
@@ -377,8 +372,7 @@ public:
             {"message", json::Object{{"text", M}}},
             {"locations",
              json::Array{json::Object{
-                 {"physicalLocation",
-                  json::Object{{"artifactLocation", artifact(F.Path)}}}}}}});
+                 {"physicalLocation", json::Object{{"artifactLocation", artifact(F.Path)}}}}}}});
       }
 
     json::Array Rules;
@@ -395,11 +389,10 @@ public:
         {"results", std::move(Results)},
         {"invocations",
          json::Array{json::Object{{"executionSuccessful", !R.ToolErrors},
-                                  {"toolExecutionNotifications",
-                                   std::move(Notifications)}}}}};
+                                  {"toolExecutionNotifications", std::move(Notifications)}}}}};
     if (!Root.empty())
-      Run["originalUriBaseIds"] = json::Object{
-          {"SRCROOT", json::Object{{"uri", "file://" + percentEncode(Root)}}}};
+      Run["originalUriBaseIds"] =
+          json::Object{{"SRCROOT", json::Object{{"uri", "file://" + percentEncode(Root)}}}};
     return json::Object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                         {"version", "2.1.0"},
                         {"runs", json::Array{std::move(Run)}}};
@@ -458,9 +451,8 @@ private:
       std::string Uri = R.HelpBase.empty() ? "" : R.HelpBase + Id.drop_front(5).str() + ".md";
       if (!Uri.empty())
         O["helpUri"] = Uri;
-      O["help"] = json::Object{
-          {"text", Full + (Uri.empty() ? "" : " See " + Uri)},
-          {"markdown", Page}};
+      O["help"] =
+          json::Object{{"text", Full + (Uri.empty() ? "" : " See " + Uri)}, {"markdown", Page}};
     }
     json::Array Tags{"cuda"};
     Tags.push_back(Compiler ? "compiler" : "correctness");
@@ -486,13 +478,11 @@ private:
 
   json::Object location(const DiagnosticMessage &M, StringRef BuildDir) {
     std::string File = absolutePath(M.FilePath, BuildDir);
-    return json::Object{
-        {"physicalLocation", json::Object{{"artifactLocation", artifact(File)},
-                                          {"region", region(File, M.FileOffset)}}}};
+    return json::Object{{"physicalLocation", json::Object{{"artifactLocation", artifact(File)},
+                                                          {"region", region(File, M.FileOffset)}}}};
   }
 
-  json::Array fixesOf(const DiagnosticMessage &M, StringRef BuildDir,
-                      StringRef Description) {
+  json::Array fixesOf(const DiagnosticMessage &M, StringRef BuildDir, StringRef Description) {
     json::Array Changes;
     for (const auto &Entry : M.Fix) {
       json::Array Replacements;
@@ -505,9 +495,9 @@ private:
                              {"startColumn", Start.CodePointColumn},
                              {"endLine", End.Line},
                              {"endColumn", End.CodePointColumn}};
-        Replacements.push_back(json::Object{
-            {"deletedRegion", std::move(Deleted)},
-            {"insertedContent", json::Object{{"text", Rep.getReplacementText()}}}});
+        Replacements.push_back(
+            json::Object{{"deletedRegion", std::move(Deleted)},
+                         {"insertedContent", json::Object{{"text", Rep.getReplacementText()}}}});
       }
       if (!Replacements.empty())
         Changes.push_back(json::Object{{"artifactLocation", artifact(File)},
@@ -527,15 +517,14 @@ private:
                    {"message", json::Object{{"text", E.Message.Message}}}};
     if (!E.Message.FilePath.empty())
       O["locations"] = json::Array{location(E.Message, E.BuildDirectory)};
-    O["partialFingerprints"] =
-        json::Object{{"warpTidyFingerprint/v1", Fingerprint(E)}};
+    O["partialFingerprints"] = json::Object{{"warpTidyFingerprint/v1", Fingerprint(E)}};
     std::vector<std::string> Archs = archsOfFinding(E.Message.Message);
     if (!Archs.empty())
       O["properties"] = json::Object{{"archs", json::Array(Archs)}};
 
     json::Array Related;
-    json::Array Fixes = fixesOf(E.Message, E.BuildDirectory,
-                                "Apply the fix-it of " + E.DiagnosticName);
+    json::Array Fixes =
+        fixesOf(E.Message, E.BuildDirectory, "Apply the fix-it of " + E.DiagnosticName);
     // Viewers show a related location only when the message links to it
     // ("[text](id)", SARIF 3.11.6), so each note is linked from the text.
     std::string Text = escapeBrackets(E.Message.Message);
@@ -546,8 +535,8 @@ private:
         L["id"] = Id;
         L["message"] = json::Object{{"text", N.Message}};
         Related.push_back(std::move(L));
-        Text += (Id ? "; " : " Notes: ") + std::string("[") + escapeBrackets(N.Message) +
-                "](" + std::to_string(Id) + ")";
+        Text += (Id ? "; " : " Notes: ") + std::string("[") + escapeBrackets(N.Message) + "](" +
+                std::to_string(Id) + ")";
         ++Id;
       }
       for (json::Value &F : fixesOf(N, E.BuildDirectory, N.Message))
@@ -581,8 +570,7 @@ void writeSarifReport(const Report &R, raw_ostream &OS) {
 /// whole (all its replacements or none) and only if it conflicts with none
 /// taken before. \p Total gets the number found, \p Taken those taken.
 static std::map<std::string, clang::tooling::Replacements>
-selectFixIts(ArrayRef<ClangTidyError> Errors, bool AnyFix, unsigned &Total,
-             unsigned &Taken) {
+selectFixIts(ArrayRef<ClangTidyError> Errors, bool AnyFix, unsigned &Total, unsigned &Taken) {
   std::map<std::string, clang::tooling::Replacements> ByFile;
   for (const ClangTidyError &E : Errors) {
     const StringMap<clang::tooling::Replacements> *Fix = clang::tidy::getFixIt(E, AnyFix);
@@ -641,8 +629,7 @@ static bool fixFile(const std::string &File, const clang::tooling::Replacements 
                     function_ref<std::string(StringRef File)> StyleFor) {
   auto Buffer = MemoryBuffer::getFile(File);
   if (!Buffer) {
-    WithColor::error(errs(), "warp-tidy")
-        << "cannot read '" << File << "' to apply fix-its\n";
+    WithColor::error(errs(), "warp-tidy") << "cannot read '" << File << "' to apply fix-its\n";
     return false;
   }
   StringRef Code = (*Buffer)->getBuffer();
@@ -650,16 +637,14 @@ static bool fixFile(const std::string &File, const clang::tooling::Replacements 
   Expected<clang::format::FormatStyle> Style =
       clang::format::getStyle(StyleName, File, "none", Code);
   if (!Style) {
-    WithColor::error(errs(), "warp-tidy")
-        << "invalid format style '" << StyleName << "' for '" << File
-        << "': " << toString(Style.takeError()) << "\n";
+    WithColor::error(errs(), "warp-tidy") << "invalid format style '" << StyleName << "' for '"
+                                          << File << "': " << toString(Style.takeError()) << "\n";
     return false;
   }
   Expected<std::string> New = fixedCode(Code, Reps, *Style, StyleName);
   if (!New) {
     WithColor::error(errs(), "warp-tidy")
-        << "cannot apply fix-its to '" << File << "': " << toString(New.takeError())
-        << "\n";
+        << "cannot apply fix-its to '" << File << "': " << toString(New.takeError()) << "\n";
     return false;
   }
   if (Error Err = writeToOutput(File, [&](raw_ostream &OS) {

@@ -75,8 +75,8 @@ void writeSarifReport(const Report &R, llvm::raw_ostream &OS);
 /// the number of fix-its applied; \p Total gets the number found. Messages
 /// go to stderr.
 unsigned applyFixes(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors, bool AnyFix,
-                    llvm::function_ref<std::string(llvm::StringRef File)> StyleFor,
-                    unsigned &Total, bool &Failed);
+                    llvm::function_ref<std::string(llvm::StringRef File)> StyleFor, unsigned &Total,
+                    bool &Failed);
 
 /// \p File made absolute against \p BuildDirectory (a diagnostic's or fix's
 /// path as clang-tidy records it), with `..` resolved through the file

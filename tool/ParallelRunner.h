@@ -25,10 +25,10 @@ struct WorkerJob {
 
 struct WorkerOutcome {
   bool Started = false;
-  std::string StartError; ///< Why it could not be started.
-  int ExitCode = -1;      ///< When it exited normally.
-  int Signal = 0;         ///< When it was killed by a signal.
-  bool TimedOut = false;  ///< Killed for running past the time limit.
+  std::string StartError;   ///< Why it could not be started.
+  int ExitCode = -1;        ///< When it exited normally.
+  int Signal = 0;           ///< When it was killed by a signal.
+  bool TimedOut = false;    ///< Killed for running past the time limit.
   bool Interrupted = false; ///< Stopped (or never started) because the run was.
   double Seconds = 0;
 };

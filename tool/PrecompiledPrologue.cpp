@@ -78,8 +78,7 @@ size_t prologueIncludeCount(const PreprocessorOptions &PP) {
 std::chrono::system_clock::time_point modificationTime(StringRef Path, bool &Exists) {
   sys::fs::file_status Status;
   Exists = !sys::fs::status(Path, Status) && sys::fs::exists(Status);
-  return Exists ? Status.getLastModificationTime()
-                : std::chrono::system_clock::time_point();
+  return Exists ? Status.getLastModificationTime() : std::chrono::system_clock::time_point();
 }
 
 /// Records the files a PCH build opens: what the PCH was built from.
@@ -108,7 +107,6 @@ public:
   }
   std::string First;
 };
-
 
 /// The unit's leading `#include` lines (LeadingIncludes.h) and the
 /// directory its quoted includes are looked up in first; empty: a PCH of
@@ -180,8 +178,7 @@ public:
   std::string Problem;
 
 protected:
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 StringRef InFile) override {
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef InFile) override {
     std::unique_ptr<ASTConsumer> Writer = GeneratePCHAction::CreateASTConsumer(CI, InFile);
     if (!Writer)
       return Writer;
@@ -210,8 +207,8 @@ private:
         bool SameForAll = B.Own.Definite == B.Own.Possible &&
                           (B.Own.Definite == 0 || B.Own.Definite == Map->allArchs());
         if (B.File == SM.getMainFileID() && !SameForAll) {
-          Action.Problem = "a conditional of the leading block ('" + B.Condition +
-                           "') depends on the arch";
+          Action.Problem =
+              "a conditional of the leading block ('" + B.Condition + "') depends on the arch";
           return;
         }
       }
@@ -231,9 +228,8 @@ private:
 /// The invocation that builds the PCH of \p Unit's prologue into \p Output,
 /// from \p Source: an empty unit after the first \p PrologueIncludes
 /// `-include`s, or the leading block after all of them.
-std::shared_ptr<CompilerInvocation> pchInvocation(const CompilerInvocation &Unit,
-                                                  StringRef Source, StringRef Output,
-                                                  size_t PrologueIncludes,
+std::shared_ptr<CompilerInvocation> pchInvocation(const CompilerInvocation &Unit, StringRef Source,
+                                                  StringRef Output, size_t PrologueIncludes,
                                                   const LeadingBlock &Leading) {
   auto Invocation = std::make_shared<CompilerInvocation>(Unit);
   FrontendOptions &FO = Invocation->getFrontendOpts();
@@ -289,8 +285,7 @@ public:
   /// leading block after them.
   std::string acquire(const CompilerInvocation &Unit, size_t PrologueIncludes,
                       const LeadingBlock &Leading, FileManager &Files,
-                      std::shared_ptr<PCHContainerOperations> PCHOps,
-                      PrologueOutcome &Outcome);
+                      std::shared_ptr<PCHContainerOperations> PCHOps, PrologueOutcome &Outcome);
 
   /// The PCH at \p Pch gave a parse that the plain parse contradicts:
   /// drop it, and parse plainly for a while.
@@ -408,8 +403,8 @@ bool PchStore::recentlyFailed(StringRef Pch, std::string &Why) const {
 
 bool PchStore::build(StringRef Pch, const CompilerInvocation &Unit, size_t PrologueIncludes,
                      const LeadingBlock &Leading, FileManager &Files,
-                     std::shared_ptr<PCHContainerOperations> PCHOps,
-                     std::vector<FileStamp> &Deps, std::string &Why) const {
+                     std::shared_ptr<PCHContainerOperations> PCHOps, std::vector<FileStamp> &Deps,
+                     std::string &Why) const {
   // The unit the PCH is built from (empty, or the leading block): clang
   // makes a PCH user include its main file, so it stays next to the PCH
   // (and is evicted with it). Never anything written into the project.
@@ -462,9 +457,8 @@ bool PchStore::build(StringRef Pch, const CompilerInvocation &Unit, size_t Prolo
     sys::fs::remove(Temp);
     return false;
   }
-  json::Object Record{{"format", PchFormatVersion},
-                      {"hash", Self->Hash},
-                      {"deps", stampsToJson(Deps)}};
+  json::Object Record{
+      {"format", PchFormatVersion}, {"hash", Self->Hash}, {"deps", stampsToJson(Deps)}};
   std::string Text;
   raw_string_ostream(Text) << json::Value(std::move(Record));
   std::string GuardText;
@@ -531,9 +525,8 @@ std::string PchStore::acquire(const CompilerInvocation &Unit, size_t PrologueInc
         auto Start = std::chrono::steady_clock::now();
         Built = build(Pch, Unit, PrologueIncludes, Leading, Files, PCHOps, Deps, Why);
         debug((Built ? "built '" : "could not build '") + Pch + "' in " +
-              std::to_string(std::chrono::duration<double>(
-                                 std::chrono::steady_clock::now() - Start)
-                                 .count()) +
+              std::to_string(
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count()) +
               " s" + (Built ? "" : ": " + Why));
         if (!Built) {
           writeAtomically(Pch + ".failed", Why + "\n");
@@ -655,12 +648,9 @@ public:
   PrologueActionFactory(ClangTidyContext &Context,
                         IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS, PchStore *Store,
                         PrologueOutcome &Outcome, const ConsumerHook &Hook)
-      : ConsumerFactory(Context, std::move(BaseFS)), Store(Store), Outcome(Outcome),
-        Hook(Hook) {}
+      : ConsumerFactory(Context, std::move(BaseFS)), Store(Store), Outcome(Outcome), Hook(Hook) {}
 
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(*this);
-  }
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(*this); }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,
@@ -699,8 +689,8 @@ public:
         UserHeadersInPch = true;
         LeadingEnd = Leading.End;
       } else {
-        Pch = Store->acquire(*Invocation, Prologue, LeadingBlock(), *Files, PCHContainerOps,
-                             Outcome);
+        Pch =
+            Store->acquire(*Invocation, Prologue, LeadingBlock(), *Files, PCHContainerOps, Outcome);
         // The PCH holds the prologue `-include`s; the others (the
         // project's own) stay in the unit, after it, in order.
         if (!Pch.empty())
@@ -730,7 +720,7 @@ private:
         Checks = Factory.Hook(Compiler, File, std::move(Checks));
       if (Factory.UsePch && Factory.UserHeadersInPch)
         Compiler.getPreprocessor().setSkipMainFilePreamble(Factory.LeadingEnd,
-                                                          /*StartOfLine=*/true);
+                                                           /*StartOfLine=*/true);
       if (!Factory.UsePch || !Checks)
         return Checks;
       std::vector<std::unique_ptr<ASTConsumer>> Consumers;
@@ -796,16 +786,13 @@ private:
 /// adjusters, diagnostics consumer and action), with \p Store's PCH when
 /// it is given. \p Failed: clang reported the command could not be run.
 std::vector<ClangTidyError> runOnce(ClangTidyContext &Context,
-                                    const tooling::CompilationDatabase &Database,
-                                    StringRef File,
+                                    const tooling::CompilationDatabase &Database, StringRef File,
                                     IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS,
-                                    bool ApplyAnyFix, PchStore *Store,
-                                    PrologueOutcome &Outcome,
+                                    bool ApplyAnyFix, PchStore *Store, PrologueOutcome &Outcome,
                                     std::vector<std::string> &UsedPchs, bool &Failed,
                                     const ConsumerHook &Hook) {
   std::vector<std::string> Files = {File.str()};
-  tooling::ClangTool Tool(Database, Files, std::make_shared<PCHContainerOperations>(),
-                          BaseFS);
+  tooling::ClangTool Tool(Database, Files, std::make_shared<PCHContainerOperations>(), BaseFS);
   tooling::ArgumentsAdjuster PerFileExtraArgs =
       [&Context](const tooling::CommandLineArguments &Args, StringRef Filename) {
         ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
@@ -880,11 +867,10 @@ bool PrologueOutcome::isPrologueFile(StringRef Path) const {
 }
 
 std::vector<ClangTidyError>
-runClangTidyWithPrologue(ClangTidyContext &Context,
-                         const tooling::CompilationDatabase &Database, StringRef File,
-                         IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS, bool ApplyAnyFix,
-                         const PrologueSettings &Settings, PrologueOutcome &Outcome,
-                         const ConsumerHook &Hook) {
+runClangTidyWithPrologue(ClangTidyContext &Context, const tooling::CompilationDatabase &Database,
+                         StringRef File, IntrusiveRefCntPtr<vfs::OverlayFileSystem> BaseFS,
+                         bool ApplyAnyFix, const PrologueSettings &Settings,
+                         PrologueOutcome &Outcome, const ConsumerHook &Hook) {
   Outcome = PrologueOutcome();
   Outcome.Directory = Settings.Directory;
   // Tests shorten the wait for another builder.
@@ -900,8 +886,8 @@ runClangTidyWithPrologue(ClangTidyContext &Context,
   if (Store)
     Capture.emplace();
   std::vector<ClangTidyError> Errors =
-      runOnce(Context, Database, File, BaseFS, ApplyAnyFix, Store ? &*Store : nullptr,
-              Outcome, UsedPchs, Failed, Hook);
+      runOnce(Context, Database, File, BaseFS, ApplyAnyFix, Store ? &*Store : nullptr, Outcome,
+              UsedPchs, Failed, Hook);
   auto FirstError = llvm::find_if(Errors, isCompilerError);
   if (UsedPchs.empty() || (!Failed && FirstError == Errors.end()))
     return Errors; // The capture's output is written out as it was.
@@ -913,14 +899,14 @@ runClangTidyWithPrologue(ClangTidyContext &Context,
 
   // An error with the PCH: the plain parse answers. If it has none, the PCH
   // was at fault (rejected by clang, stale, corrupt): it goes.
-  std::string Why = FirstError != Errors.end() ? FirstError->Message.Message
-                                               : std::string("the analysis failed");
+  std::string Why =
+      FirstError != Errors.end() ? FirstError->Message.Message : std::string("the analysis failed");
   PrologueOutcome Plain;
   Plain.Directory = Settings.Directory;
   bool PlainFailed = false;
   std::vector<std::string> None;
-  std::vector<ClangTidyError> PlainErrors = runOnce(
-      Context, Database, File, BaseFS, ApplyAnyFix, nullptr, Plain, None, PlainFailed, Hook);
+  std::vector<ClangTidyError> PlainErrors = runOnce(Context, Database, File, BaseFS, ApplyAnyFix,
+                                                    nullptr, Plain, None, PlainFailed, Hook);
   if (!PlainFailed && llvm::none_of(PlainErrors, isCompilerError))
     for (const std::string &Pch : UsedPchs)
       Store->reject(Pch, Why);

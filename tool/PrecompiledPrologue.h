@@ -124,8 +124,7 @@ using ConsumerHook = std::function<std::unique_ptr<clang::ASTConsumer>(
 /// \p Settings allows it.
 std::vector<clang::tidy::ClangTidyError>
 runClangTidyWithPrologue(clang::tidy::ClangTidyContext &Context,
-                         const clang::tooling::CompilationDatabase &Database,
-                         llvm::StringRef File,
+                         const clang::tooling::CompilationDatabase &Database, llvm::StringRef File,
                          llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
                          bool ApplyAnyFix, const PrologueSettings &Settings,
                          PrologueOutcome &Outcome, const ConsumerHook &Hook = nullptr);

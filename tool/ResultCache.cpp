@@ -40,8 +40,7 @@ std::string hashParts(ArrayRef<std::string> Parts) {
 }
 
 int64_t mtimeNs(sys::TimePoint<> Time) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Time.time_since_epoch())
-      .count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Time.time_since_epoch()).count();
 }
 
 std::string dependencyPath(const llvm::Twine &Path, llvm::vfs::FileSystem &FS) {
@@ -97,8 +96,7 @@ bool stampsFromJson(const json::Value &V, std::vector<FileStamp> &Out) {
     auto Hash = O->getString("hash");
     if (!Path || !Size || !MTime || !Hash)
       return false;
-    Out.push_back(FileStamp{Path->str(), static_cast<uint64_t>(*Size), *MTime,
-                            Hash->str()});
+    Out.push_back(FileStamp{Path->str(), static_cast<uint64_t>(*Size), *MTime, Hash->str()});
   }
   return true;
 }
@@ -189,8 +187,7 @@ bool writeAtomically(StringRef Path, StringRef Text) {
   return true;
 }
 
-std::optional<std::vector<clang::tidy::ClangTidyError>>
-ResultCache::lookup(StringRef Key) {
+std::optional<std::vector<clang::tidy::ClangTidyError>> ResultCache::lookup(StringRef Key) {
   std::string Path = entryPath(Key);
   auto Buffer = MemoryBuffer::getFile(Path);
   if (!Buffer)
@@ -219,8 +216,7 @@ ResultCache::lookup(StringRef Key) {
   return Errors;
 }
 
-void ResultCache::store(StringRef Key, ArrayRef<FileStamp> Deps,
-                        const json::Array &Diagnostics) {
+void ResultCache::store(StringRef Key, ArrayRef<FileStamp> Deps, const json::Array &Diagnostics) {
   std::string Path = entryPath(Key);
   if (sys::fs::create_directories(sys::path::parent_path(Path))) {
     ++WriteFailures;
@@ -251,8 +247,7 @@ void ResultCache::evict() {
   std::vector<Entry> Entries;
   uint64_t Total = 0;
   std::error_code EC;
-  for (sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC)) {
+  for (sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC)) {
     sys::fs::file_status Status;
     if (sys::fs::status(It->path(), Status) || !sys::fs::is_regular_file(Status))
       continue;

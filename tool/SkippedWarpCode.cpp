@@ -2,9 +2,9 @@
 
 #include "SkippedWarpCode.h"
 #include "arch/ArchConditions.h"
+#include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/InlinePtx.h"
-#include "ast/ThreadIndex.h"
 #include "intrinsics/WarpIntrinsics.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -21,11 +21,20 @@ namespace {
 /// Library names that stand for warp-level code even though their bodies
 /// live in system headers the recorder does not look into.
 bool namesWarpLibrary(llvm::StringRef Name) {
-  static const llvm::StringSet<> Names = {
-      "cub",           "WarpReduce",       "WarpScan",         "WarpExchange",
-      "WarpLoad",      "WarpStore",        "WarpMergeSort",    "tiled_partition",
-      "coalesced_threads", "thread_block_tile", "coalesced_group", "labeled_partition",
-      "binary_partition",  "wmma"};
+  static const llvm::StringSet<> Names = {"cub",
+                                          "WarpReduce",
+                                          "WarpScan",
+                                          "WarpExchange",
+                                          "WarpLoad",
+                                          "WarpStore",
+                                          "WarpMergeSort",
+                                          "tiled_partition",
+                                          "coalesced_threads",
+                                          "thread_block_tile",
+                                          "coalesced_group",
+                                          "labeled_partition",
+                                          "binary_partition",
+                                          "wmma"};
   return Names.contains(Name);
 }
 
@@ -103,8 +112,7 @@ llvm::StringRef calleeName(const CallExpr *Call) {
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
     return Ref->getDecl()->getIdentifier() ? Ref->getDecl()->getName() : "";
   if (const auto *Member = dyn_cast<MemberExpr>(Callee))
-    return Member->getMemberDecl()->getIdentifier() ? Member->getMemberDecl()->getName()
-                                                    : "";
+    return Member->getMemberDecl()->getIdentifier() ? Member->getMemberDecl()->getName() : "";
   if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(Callee))
     return Lookup->getName().isIdentifier() ? Lookup->getName().getAsIdentifierInfo()->getName()
                                             : "";
@@ -113,9 +121,8 @@ llvm::StringRef calleeName(const CallExpr *Call) {
                ? Member->getMemberName().getAsIdentifierInfo()->getName()
                : "";
   if (const auto *Member = dyn_cast<CXXDependentScopeMemberExpr>(Callee))
-    return Member->getMember().isIdentifier()
-               ? Member->getMember().getAsIdentifierInfo()->getName()
-               : "";
+    return Member->getMember().isIdentifier() ? Member->getMember().getAsIdentifierInfo()->getName()
+                                              : "";
   return "";
 }
 
@@ -256,14 +263,13 @@ private:
   unsigned NotRegistering = 0;
 };
 
-
 /// Words that qualify a declaration but never change a value, a mask or
 /// which code runs: a macro that stands for these alone (`__restrict__` on
 /// one path, nothing on another) cannot change what warp code computes.
 bool isQualifierWord(llvm::StringRef Word) {
   static const llvm::StringSet<> Words = {
-      "__restrict__", "__restrict", "restrict",  "const",           "volatile",
-      "inline",       "__inline__", "__inline",  "__forceinline__", "__noinline__",
+      "__restrict__", "__restrict", "restrict",   "const",           "volatile",
+      "inline",       "__inline__", "__inline",   "__forceinline__", "__noinline__",
       "static",       "constexpr",  "__device__", "__host__"};
   return Words.contains(Word);
 }
@@ -280,8 +286,8 @@ SkippedWarpCode::Tokens SkippedWarpCode::lex(FileID File, unsigned Begin, unsign
   llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
   if (Invalid || End > Buffer.size() || Begin >= End)
     return Out;
-  Lexer L(SM.getLocForStartOfFile(File), PP.getLangOpts(), Buffer.begin(),
-          Buffer.begin() + Begin, Buffer.end());
+  Lexer L(SM.getLocForStartOfFile(File), PP.getLangOpts(), Buffer.begin(), Buffer.begin() + Begin,
+          Buffer.end());
   L.SetCommentRetentionState(false);
   auto OffsetOf = [&](const Token &T) {
     return static_cast<unsigned>(SM.getFileOffset(T.getLocation()));
@@ -324,8 +330,7 @@ SkippedWarpCode::Tokens SkippedWarpCode::lex(FileID File, unsigned Begin, unsign
       if (D == "define" || D == "undef") {
         ExpectMacroName = true;
         MacroDirective = OffsetOf(Previous);
-      }
-      else if (D == "include" || D == "include_next" || D == "import")
+      } else if (D == "include" || D == "include_next" || D == "import")
         Out.Direct.push_back(OffsetOf(Previous));
     }
     DirectiveName = false;
@@ -361,8 +366,7 @@ bool SkippedWarpCode::reaches(llvm::StringRef Callee) {
 // directive counts as warp code.
 static constexpr unsigned MaxMacroDepth = 4;
 
-bool SkippedWarpCode::holdsWarpCode(FileID File, unsigned Begin, unsigned End,
-                                    unsigned Depth) {
+bool SkippedWarpCode::holdsWarpCode(FileID File, unsigned Begin, unsigned End, unsigned Depth) {
   Tokens Found = lex(File, Begin, End);
   if (!Found.Direct.empty())
     return true;
@@ -401,8 +405,7 @@ bool SkippedWarpCode::macroMayChangeWarpCode(const MacroPiece &Macro, unsigned D
   // A macro of this pass (defined here, or defined once and undefined) is
   // expanded or tested in code this pass compiled; a new definition may
   // change any of it, unless both stand for qualifier words alone.
-  if (const IdentifierInfo *II = PP.getIdentifierInfo(Macro.Name);
-      II && II->hadMacroDefinition())
+  if (const IdentifierInfo *II = PP.getIdentifierInfo(Macro.Name); II && II->hadMacroDefinition())
     Verdict = !(Macro.QualifiersOnly && definedAsQualifiers(PP, II));
   llvm::StringRef Name = Macro.Name;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -419,8 +422,8 @@ bool SkippedWarpCode::macroMayChangeWarpCode(const MacroPiece &Macro, unsigned D
       Verdict = true; // a chain this cannot read: assume the worst
       break;
     }
-    Verdict = holdsWarpCode(B.File, SM.getFileOffset(Chain.Begin),
-                            SM.getFileOffset(Chain.End), Depth);
+    Verdict =
+        holdsWarpCode(B.File, SM.getFileOffset(Chain.Begin), SM.getFileOffset(Chain.End), Depth);
   }
   MacroVerdicts[Key] = Verdict;
   return Verdict;

@@ -66,8 +66,8 @@ private:
     bool QualifiersOnly = true; ///< its tokens are qualifier words or none
   };
   struct Tokens {
-    std::vector<unsigned> Direct;                          ///< warp code as written
-    std::vector<std::pair<unsigned, std::string>> Calls;   ///< `name(`
+    std::vector<unsigned> Direct;                        ///< warp code as written
+    std::vector<std::pair<unsigned, std::string>> Calls; ///< `name(`
     std::vector<MacroPiece> Macros;
   };
   Tokens lex(clang::FileID File, unsigned Begin, unsigned End) const;

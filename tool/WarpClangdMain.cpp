@@ -13,8 +13,7 @@
 #include <memory>
 
 extern volatile int WarpTidyModuleAnchorSource;
-static int __attribute__((used)) WarpTidyModuleAnchorDestination =
-    WarpTidyModuleAnchorSource;
+static int __attribute__((used)) WarpTidyModuleAnchorDestination = WarpTidyModuleAnchorSource;
 
 namespace clang::clangd {
 int clangdMain(int argc, char *argv[]);

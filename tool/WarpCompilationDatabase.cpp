@@ -15,15 +15,13 @@ using clang::tooling::CompileCommand;
 namespace warp_tidy {
 
 WarpCompilationDatabase::WarpCompilationDatabase(
-    std::unique_ptr<clang::tooling::CompilationDatabase> Inner,
-    CommandSettings Settings)
+    std::unique_ptr<clang::tooling::CompilationDatabase> Inner, CommandSettings Settings)
     : Inner(std::move(Inner)), Settings(std::move(Settings)) {}
 
 static bool isHeaderName(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
-  return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".inc", ".ipp",
-                             ".tcc", ".cuh"},
-                            Ext.lower());
+  return llvm::is_contained(
+      {".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".inc", ".ipp", ".tcc", ".cuh"}, Ext.lower());
 }
 
 // A header analysed on its own has no compile command saying its language.
@@ -94,8 +92,8 @@ static std::vector<std::string> deviceAnalysisFlags(const CommandSettings &Setti
   // a device-only pass Sema then assumes the pre-9.2 launch API and rejects
   // every `kernel<<<...>>>` with "undeclared identifier cudaConfigureCall".
   Out.push_back("-Xclang");
-  Out.push_back("-target-sdk-version=" + std::to_string(Settings.Cuda.Version / 1000) +
-                "." + std::to_string(Settings.Cuda.Version % 1000 / 10));
+  Out.push_back("-target-sdk-version=" + std::to_string(Settings.Cuda.Version / 1000) + "." +
+                std::to_string(Settings.Cuda.Version % 1000 / 10));
   Out.push_back("-Wno-unknown-cuda-version");
   if (!Settings.ResourceDir.empty()) {
     Out.push_back("-resource-dir");

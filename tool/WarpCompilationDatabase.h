@@ -21,8 +21,8 @@ namespace warp_tidy {
 
 struct CommandSettings {
   CudaInstallation Cuda;
-  std::string ResourceDir;             ///< clang's resource directory.
-  std::vector<std::string> ExtraArgs;  ///< After `--`, nvcc or clang style.
+  std::string ResourceDir;            ///< clang's resource directory.
+  std::vector<std::string> ExtraArgs; ///< After `--`, nvcc or clang style.
   std::vector<std::string> ExtraArgsBefore;
 };
 

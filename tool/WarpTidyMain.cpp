@@ -39,8 +39,7 @@
 using namespace warp_tidy::driver;
 
 extern volatile int WarpTidyModuleAnchorSource;
-static int LLVM_ATTRIBUTE_UNUSED WarpTidyModuleAnchorDestination =
-    WarpTidyModuleAnchorSource;
+static int LLVM_ATTRIBUTE_UNUSED WarpTidyModuleAnchorDestination = WarpTidyModuleAnchorSource;
 
 int main(int argc, const char **argv) {
   llvm::InitLLVM X(argc, argv);

@@ -9,5 +9,4 @@
 //===----------------------------------------------------------------------===//
 
 extern volatile int WarpTidyModuleAnchorSource;
-static int __attribute__((used)) WarpTidyModuleAnchorDestination =
-    WarpTidyModuleAnchorSource;
+static int __attribute__((used)) WarpTidyModuleAnchorDestination = WarpTidyModuleAnchorSource;

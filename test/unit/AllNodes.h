@@ -10,10 +10,10 @@
 #ifndef WARP_TIDY_TEST_UNIT_ALLNODES_H
 #define WARP_TIDY_TEST_UNIT_ALLNODES_H
 
+#include "CudaTestUnits.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTTypeTraits.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "CudaTestUnits.h"
 #include <string>
 #include <vector>
 

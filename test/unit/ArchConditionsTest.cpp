@@ -1,8 +1,8 @@
 // Unit tests for the per-architecture #if evaluator and arch-list parsing.
 #include "arch/ArchConditions.h"
 #include "arch/TargetArchs.h"
-#include "gtest/gtest.h"
 #include "llvm/ADT/StringMap.h"
+#include "gtest/gtest.h"
 
 using namespace warp_tidy;
 
@@ -15,8 +15,7 @@ struct Macros {
     M.Body = lexConditionText(Body);
     Table[Name] = M;
   }
-  void function(llvm::StringRef Name, std::vector<std::string> Params,
-                llvm::StringRef Body) {
+  void function(llvm::StringRef Name, std::vector<std::string> Params, llvm::StringRef Body) {
     CondMacro M;
     M.FunctionLike = true;
     M.Params = std::move(Params);
@@ -107,7 +106,7 @@ TEST(ArchConditions, ExpressionsAndLiterals) {
   Macros M;
   M.object("FULL", "0xffffffffu");
   EXPECT_EQ(evaluateExpression(lexConditionText("FULL"), M.lookup()), 0xffffffffLL);
-  EXPECT_EQ(evaluateExpression(lexConditionText("~0u") , M.lookup()).value() & 0xffffffff,
+  EXPECT_EQ(evaluateExpression(lexConditionText("~0u"), M.lookup()).value() & 0xffffffff,
             0xffffffffLL);
   EXPECT_FALSE(evaluateExpression(lexConditionText("mask"), M.lookup()).has_value());
   EXPECT_EQ(eval("1 ? 2 : 3", 800), 2);

@@ -6,8 +6,8 @@
 // bodies, templates' patterns and instantiations, and a call that names a
 // declaration before the one with the body.
 #include "matchers/CheckMatchers.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "CudaTestUnits.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -19,7 +19,8 @@ namespace {
 const std::string Unit = test::cudaStandIns(
     "__device__ unsigned __shfl_sync(unsigned, unsigned, int);\n"
     "__device__ unsigned __shfl_down_sync(unsigned, unsigned, unsigned);\n"
-    "namespace cooperative_groups { struct tile { __device__ unsigned shfl(unsigned, int) const; }; }\n"
+    "namespace cooperative_groups { struct tile { __device__ unsigned shfl(unsigned, int) const; "
+    "}; }\n"
     "__device__ inline unsigned systemHelper(unsigned v) { return v; }\n"
     "template <typename T> __device__ T systemTemplate(T v) { return v; }\n"
     "#define DEFINE_PROJECT_HELPER(name) __device__ unsigned name(unsigned v) { return v; }\n",
@@ -82,10 +83,9 @@ Agreement compare(const AllMatcher &All, const Ours &OurMatcher, const Clangs &C
 
 TEST(CheckMatchers, CalleeNamesMatchWhatHasAnyNameMatches) {
   Agreement A = compare<CallExpr>(
-      callExpr(),
-      callExpr(calleeNamedAnyOf({"__shfl_sync", "__shfl_down_sync", "shfl", "helper"})),
-      callExpr(callee(functionDecl(hasAnyName("__shfl_sync", "__shfl_down_sync", "shfl",
-                                              "helper")))));
+      callExpr(), callExpr(calleeNamedAnyOf({"__shfl_sync", "__shfl_down_sync", "shfl", "helper"})),
+      callExpr(
+          callee(functionDecl(hasAnyName("__shfl_sync", "__shfl_down_sync", "shfl", "helper")))));
   EXPECT_EQ(A.Disagreements, 0u);
   EXPECT_GT(A.Nodes, 20u);
   // Matched: the shuffles (free, in the templates' instantiations, the
@@ -107,9 +107,9 @@ TEST(CheckMatchers, CalleeDefinitionMatchesWhatHasBodyMatches) {
 // (a function, a template and its instantiation) and in the project (one
 // from a system header's macro, a defaulted constructor, templates).
 TEST(CheckMatchers, ProjectFunctionDefinitionsAreWhatClangsCompositionMatches) {
-  Agreement A = compare<FunctionDecl>(
-      functionDecl(), functionDecl(isProjectFunctionDefinition()),
-      functionDecl(isDefinition(), unless(isExpansionInSystemHeader())));
+  Agreement A =
+      compare<FunctionDecl>(functionDecl(), functionDecl(isProjectFunctionDefinition()),
+                            functionDecl(isDefinition(), unless(isExpansionInSystemHeader())));
   EXPECT_EQ(A.Disagreements, 0u);
   EXPECT_GT(A.Matched, 10u);
   EXPECT_LT(A.Matched + 5, A.Nodes);

@@ -22,8 +22,7 @@ namespace warp_tidy::test {
 
 /// The stand-in system header with \p Declarations, then the start of
 /// input.cu with \p InputPrologue.
-inline std::string cudaStandIns(const std::string &Declarations,
-                                const std::string &InputPrologue) {
+inline std::string cudaStandIns(const std::string &Declarations, const std::string &InputPrologue) {
   return "# 1 \"cuda_stand_in.h\" 3\n"
          "#define __device__ __attribute__((device))\n"
          "#define __global__ __attribute__((global))\n"
@@ -33,12 +32,19 @@ inline std::string cudaStandIns(const std::string &Declarations,
 }
 
 /// Parses \p Code as a device-side CUDA unit (sm_75, no CUDA installation).
-inline std::unique_ptr<clang::ASTUnit>
-parseCudaUnit(const std::string &Code, std::vector<std::string> ExtraArgs = {}) {
-  std::vector<std::string> Args = {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_75",
-                                   "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version",
-                                   "-resource-dir", WARP_TIDY_CLANG_RESOURCE_DIR,
-                                   "-isystem", std::string(WARP_TIDY_CLANG_RESOURCE_DIR) + "/include"};
+inline std::unique_ptr<clang::ASTUnit> parseCudaUnit(const std::string &Code,
+                                                     std::vector<std::string> ExtraArgs = {}) {
+  std::vector<std::string> Args = {"-x",
+                                   "cuda",
+                                   "--cuda-device-only",
+                                   "--cuda-gpu-arch=sm_75",
+                                   "-nocudainc",
+                                   "-nocudalib",
+                                   "-Wno-unknown-cuda-version",
+                                   "-resource-dir",
+                                   WARP_TIDY_CLANG_RESOURCE_DIR,
+                                   "-isystem",
+                                   std::string(WARP_TIDY_CLANG_RESOURCE_DIR) + "/include"};
   Args.insert(Args.end(), ExtraArgs.begin(), ExtraArgs.end());
   return clang::tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
 }

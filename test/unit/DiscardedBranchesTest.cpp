@@ -18,7 +18,8 @@ struct Counts {
 };
 
 Counts compare(const std::string &Code) {
-  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(test::parentTestPrelude() + Code, {"-std=c++17"});
+  std::unique_ptr<ASTUnit> AST =
+      test::parseCudaUnit(test::parentTestPrelude() + Code, {"-std=c++17"});
   Counts C;
   if (!AST) {
     ADD_FAILURE() << "the unit does not parse";

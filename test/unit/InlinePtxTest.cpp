@@ -138,8 +138,7 @@ TEST(InlinePtx, MaskMovedIntoALocalRegister) {
       "{ .reg .b32 m; mov.u32 m, 0xffffffff; shfl.sync.down.b32 %0, %1, %2, 0x1f, m; }");
   ASSERT_EQ(C.size(), 1u);
   expectImmediate(C[0].Mask, 0xffffffff);
-  auto FromOperand = parseInlinePtxCollectives(
-      "{ .reg .b32 m; mov.b32 m, %3; bar.warp.sync m; }");
+  auto FromOperand = parseInlinePtxCollectives("{ .reg .b32 m; mov.b32 m, %3; bar.warp.sync m; }");
   ASSERT_EQ(FromOperand.size(), 1u);
   expectAsmOperand(FromOperand[0].Mask, 3);
   // Written by something else afterwards: no longer known.
@@ -150,11 +149,10 @@ TEST(InlinePtx, MaskMovedIntoALocalRegister) {
 }
 
 TEST(InlinePtx, SeveralCollectivesCommentsLabelsAndGuards) {
-  auto C = parseInlinePtxCollectives(
-      "// butterfly step\n"
-      "shfl.sync.bfly.b32 %0, %2, 16, 0x1f, -1; /* then */\n"
-      "L1: @%p3 shfl.sync.bfly.b32 %1, %2, 8, 0x1f, -1;\n"
-      "mov.u32 %%r1, %%laneid;");
+  auto C = parseInlinePtxCollectives("// butterfly step\n"
+                                     "shfl.sync.bfly.b32 %0, %2, 16, 0x1f, -1; /* then */\n"
+                                     "L1: @%p3 shfl.sync.bfly.b32 %1, %2, 8, 0x1f, -1;\n"
+                                     "mov.u32 %%r1, %%laneid;");
   ASSERT_EQ(C.size(), 2u);
   EXPECT_FALSE(C[0].Guarded);
   EXPECT_TRUE(C[1].Guarded);

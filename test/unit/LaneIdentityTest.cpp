@@ -2,15 +2,15 @@
 // one "written after its initialiser" scan (analysis/LocalWrites.h): the forms
 // it gives for each spelling of the lane id, thread index and warp index, the
 // look-alikes it must refuse, and the writes the scan must see.
-#include "lanes/LaneExpressions.h"
 #include "lanes/LaneIdentity.h"
+#include "CudaTestUnits.h"
 #include "ast/LocalWrites.h"
+#include "lanes/LaneExpressions.h"
 #include "uniformity/Uniformity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
-#include "CudaTestUnits.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -31,7 +31,7 @@ struct coalesced_group { __device__ unsigned thread_rank() const; };
 } // namespace cooperative_groups
 namespace cg = cooperative_groups;
 )cuda",
-                                              R"cuda(__device__ void use(long long);
+                                               R"cuda(__device__ void use(long long);
 )cuda");
 
 /// The arguments of `use(x)` calls and the named locals of one function.
@@ -109,7 +109,8 @@ TEST(LaneIdentity, LaneIdSpellings) {
       use(__nvvm_read_ptx_sreg_laneid());                     // 13
       use(lambda());                                          // 14
       use(warp.thread_rank());                                // 15
-    })cuda", "k");
+    })cuda",
+                 "k");
   ASSERT_TRUE(P);
   ASSERT_EQ(P->C.Uses.size(), 16u);
   for (unsigned I = 0; I < 16; ++I)
@@ -143,7 +144,8 @@ TEST(LaneIdentity, NotTheLane) {
       use(p[threadIdx.x] & 31);            // 9 data
       use(half.thread_rank());             // 10 a 16-lane tile's rank
       use(active.thread_rank());           // 11 a coalesced group's rank
-    })cuda", "k");
+    })cuda",
+                 "k");
   ASSERT_TRUE(P);
   ASSERT_EQ(P->C.Uses.size(), 12u);
   for (unsigned I : {0u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u})
@@ -184,7 +186,8 @@ TEST(LaneIdentity, ThreadAndWarpIndex) {
       use(threadIdx.x / 16);               // 13 varies within a warp
       use(blockDim.x * n);                 // 14 a multiple of 32
       use(n);                              // 15 a kernel argument
-    })cuda", "k");
+    })cuda",
+                 "k");
   ASSERT_TRUE(P);
   ASSERT_EQ(P->C.Uses.size(), 16u);
   for (unsigned I : {0u, 1u, 2u})
@@ -216,7 +219,8 @@ TEST(LaneIdentity, UnalignedBlocks) {
       use((threadIdx.x + blockDim.x * threadIdx.y) & 31);   // 0
       use(block.thread_rank());                             // 1
       use(threadIdx.y);                                     // 2
-    })cuda", "k");
+    })cuda",
+                 "k");
   ASSERT_TRUE(P);
   PositionEnvironment Unaligned(/*AssumeWarpAlignedBlocks=*/false);
   EXPECT_EQ(positionForm(P->C.Uses[0], P->ctx(), Unaligned).Kind, K::Other);
@@ -241,7 +245,8 @@ TEST(LaneIdentity, WrittenLocalsAreNotLooked) {
       unsigned f = threadIdx.x & 31;  if constexpr (sizeof(int) == 2) f = 0;
       unsigned g = threadIdx.x & 31;  const unsigned &rg = g;
       use(a); use(b); use(c); use(d); use(e); use(f); use(g); use(rg); use(*pe);
-    })cuda", "k");
+    })cuda",
+                 "k");
   ASSERT_TRUE(P);
   for (unsigned I = 0; I < 5; ++I)
     EXPECT_EQ(P->form(I).Kind, K::Other) << "use " << I;
@@ -268,7 +273,8 @@ TEST(LocalWrites, Facts) {
       for (int i = 0; i < 4; ++i)
         a = a;
       use(a + s.x + arr[0] + lane + l2 + w2 + initialised + n + m);
-    })cuda", "k");
+    })cuda",
+                 "k");
   ASSERT_TRUE(P);
   auto V = [&](const char *Name) { return P->C.Vars.at(Name); };
   const LocalWriteFacts &W = localWritesOfBody(P->FD);

@@ -62,8 +62,7 @@ TEST(LaneMasks, LanemaskLtLeavesEveryLaneWithoutItsBit) {
   // %lanemask_le names every lane itself: proved.
   TermRef Le = T.op(TermOp::Or, T.lanemaskLt(), T.bit(T.lane()));
   EXPECT_EQ(T.Q.laneWithoutOwnBit(Le, LaneSet::all(), nullptr), Existence::NoneExists);
-  EXPECT_EQ(T.Q.laneWithoutOwnBit(T.lanemaskLt(), LaneSet::none(), nullptr),
-            Existence::NoneExists);
+  EXPECT_EQ(T.Q.laneWithoutOwnBit(T.lanemaskLt(), LaneSet::none(), nullptr), Existence::NoneExists);
 }
 
 TEST(LaneMasks, NeighbourPairsDisagree) {
@@ -97,7 +96,8 @@ TEST(LaneMasks, ConsistentLaneMasksAreProved) {
   TermRef Pairs = T.op(TermOp::Or, T.bit(T.lane()), T.bit(T.op(TermOp::Xor, T.lane(), T.c(1))));
   EXPECT_EQ(T.Q.disagreeingLanes(Pairs, LaneSet::all(), nullptr), Existence::NoneExists);
   // Aligned groups of 8: 0xff << (lane & ~7).
-  TermRef Groups = T.op(TermOp::Shl, T.c(0xff), T.op(TermOp::And, T.lane(), T.c(~7u & 0xffffffffu)));
+  TermRef Groups =
+      T.op(TermOp::Shl, T.c(0xff), T.op(TermOp::And, T.lane(), T.c(~7u & 0xffffffffu)));
   EXPECT_EQ(T.Q.disagreeingLanes(Groups, LaneSet::all(), nullptr), Existence::NoneExists);
   // Unaligned groups of 8 (starting at lane & ~3) overlap: lanes 0 and 4.
   TermRef Overlapping =
@@ -135,13 +135,11 @@ TEST(LaneMasks, RunTimeLengthLeavesLanesOut) {
   EXPECT_EQ(W.Mask & (1u << W.Lane), 0u);
   EXPECT_EQ(W.Mask & (W.Mask + 1), 0u); // a prefix of the warp
   // Only lane 0 executing: every defined length names it.
-  EXPECT_EQ(T.Q.laneLeftOutForSomeInput(Prefix, LaneSet::single(0), &W),
-            Existence::NoneExists);
+  EXPECT_EQ(T.Q.laneLeftOutForSomeInput(Prefix, LaneSet::single(0), &W), Existence::NoneExists);
   // A length that is a multiple of 32 (a launch fact): only 32 is defined.
   TermRef Whole = T.B.uniform(&W, 32, /*KnownZeroBits=*/5);
   TermRef WholePrefix = T.op(TermOp::LShr, T.c(0xffffffff), T.op(TermOp::Sub, T.c(32), Whole));
-  EXPECT_EQ(T.Q.laneLeftOutForSomeInput(WholePrefix, LaneSet::all(), &W),
-            Existence::NoneExists);
+  EXPECT_EQ(T.Q.laneLeftOutForSomeInput(WholePrefix, LaneSet::all(), &W), Existence::NoneExists);
 }
 
 // A helper's parameter replaced by the caller's argument: the mask folds to

@@ -2,12 +2,12 @@
 // the host-side values of `block` in `kernel<<<grid, block>>>` for the forms
 // launchers use, and the forms it must call unknown.
 #include "launch/LaunchBlockShapes.h"
+#include "CudaTestUnits.h"
 #include "launch/LaunchFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
-#include "CudaTestUnits.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -59,8 +59,8 @@ struct HostUnit {
 
 HostUnit parseHost(const std::string &Host, const std::string &Helpers = "") {
   HostUnit U;
-  U.AST = test::parseCudaUnit(Prelude + Helpers + "void host(int n, int rows) {\n" + Host +
-                              "\n}\n");
+  U.AST =
+      test::parseCudaUnit(Prelude + Helpers + "void host(int n, int rows) {\n" + Host + "\n}\n");
   if (U.AST)
     U.Found.TraverseDecl(U.AST->getASTContext().getTranslationUnitDecl());
   return U;
@@ -153,8 +153,7 @@ TEST(LaunchBlockXZeroBits, RunTimeBlocks) {
                         Min),
             "5");
   // A parameter the callee writes is not the argument any more.
-  EXPECT_EQ(xZeroBitsOf("k<<<rows, bump(n * 32)>>>(n);",
-                        "int bump(int v) { v += 1; return v; }\n"),
+  EXPECT_EQ(xZeroBitsOf("k<<<rows, bump(n * 32)>>>(n);", "int bump(int v) { v += 1; return v; }\n"),
             "0");
 }
 

@@ -46,8 +46,8 @@ TEST(LeadingIncludes, ConditionalsOfDirectivesStayInTheBlock) {
   auto Found = warp_tidy::leadingIncludes(
       "#include <a>\n#ifdef USE_CUB\n#  include <cub/cub.cuh>\n#else\n#define NO_CUB\n#endif\n"
       "int x;\n");
-  EXPECT_EQ(Found.Lines, (Lines{"#include <a>", "#ifdef USE_CUB", "#include <cub/cub.cuh>",
-                                "#else", "#define NO_CUB", "#endif"}));
+  EXPECT_EQ(Found.Lines, (Lines{"#include <a>", "#ifdef USE_CUB", "#include <cub/cub.cuh>", "#else",
+                                "#define NO_CUB", "#endif"}));
   EXPECT_EQ(Found.BeforeConditional, 1u);
   EXPECT_EQ(Found.Balanced, (std::vector<bool>{true, false, false, false, false, true}));
   EXPECT_EQ(warp_tidy::leadingIncludes("#include <a>\n").BeforeConditional, 1u); // all
@@ -76,8 +76,9 @@ TEST(LeadingIncludes, ConditionalsOfDirectivesStayInTheBlock) {
 }
 
 TEST(LeadingIncludes, UsingNamespaceGoesWithItsInclude) {
-  EXPECT_EQ(leadingIncludes("#include \"mean.cuh\"\n#ifdef USE_CUB\n#include <cub/cub.cuh>\n"
-                            "using  namespace cub ; // CUB's names\n#endif\n\ntemplate <int N> struct S;\n"),
+  EXPECT_EQ(leadingIncludes(
+                "#include \"mean.cuh\"\n#ifdef USE_CUB\n#include <cub/cub.cuh>\n"
+                "using  namespace cub ; // CUB's names\n#endif\n\ntemplate <int N> struct S;\n"),
             (Lines{"#include \"mean.cuh\"", "#ifdef USE_CUB", "#include <cub/cub.cuh>",
                    "using namespace cub;", "#endif"}));
   EXPECT_EQ(leadingIncludes("#include <a>\nusing namespace a::b;\n#include <c>\n").size(), 3u);
@@ -132,13 +133,12 @@ TEST(LeadingIncludes, SharedPrefixesPerDirectory) {
 }
 
 TEST(LeadingIncludes, WholeBlocksForUnitsSeenBeforeWithinBudget) {
-  std::vector<std::vector<std::string>> Blocks = {
-      {"#include \"common.cuh\"", "#include \"a.cuh\""},
-      {"#include \"common.cuh\"", "#include \"b.cuh\""},
-      {"#include \"norm.cuh\""},
-      {"#include \"norm.cuh\""},
-      {"#include \"own.cuh\""},
-      {"#include \"other.cuh\""}};
+  std::vector<std::vector<std::string>> Blocks = {{"#include \"common.cuh\"", "#include \"a.cuh\""},
+                                                  {"#include \"common.cuh\"", "#include \"b.cuh\""},
+                                                  {"#include \"norm.cuh\""},
+                                                  {"#include \"norm.cuh\""},
+                                                  {"#include \"own.cuh\""},
+                                                  {"#include \"other.cuh\""}};
   std::vector<std::string> Dirs(Blocks.size(), "/p");
   // Granted in path order, whatever the input order.
   std::vector<std::string> Order = {"/p/f", "/p/e", "/p/d", "/p/c", "/p/b", "/p/a"};
@@ -153,9 +153,9 @@ TEST(LeadingIncludes, WholeBlocksForUnitsSeenBeforeWithinBudget) {
   EXPECT_EQ(warp_tidy::pchLinesForRun(Blocks, Dirs, std::vector<bool>(6, true), Order, 3),
             (std::vector<size_t>{1, 2, 1, 1, 1, 1}));
   // Only the units seen before; no budget, no whole blocks.
-  EXPECT_EQ(warp_tidy::pchLinesForRun(Blocks, Dirs, {true, false, false, false, false, true},
-                                      Order, 5),
-            (std::vector<size_t>{2, 1, 1, 1, 0, 1}));
+  EXPECT_EQ(
+      warp_tidy::pchLinesForRun(Blocks, Dirs, {true, false, false, false, false, true}, Order, 5),
+      (std::vector<size_t>{2, 1, 1, 1, 0, 1}));
   EXPECT_EQ(warp_tidy::pchLinesForRun(Blocks, Dirs, std::vector<bool>(6, true), Order, 0),
             (std::vector<size_t>{1, 1, 1, 1, 0, 0}));
 }

@@ -1,10 +1,10 @@
 // Unit tests for nvcc -> clang command translation and CUDA discovery.
-#include "CudaInstallation.h"
 #include "NvccTranslation.h"
-#include "gtest/gtest.h"
+#include "CudaInstallation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
 
 using namespace warp_tidy;
 
@@ -13,12 +13,24 @@ static bool has(const TranslatedCommand &T, llvm::StringRef Arg) {
 }
 
 TEST(NvccTranslation, CMakeStyleCommand) {
-  std::vector<std::string> Args = {
-      "/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler", "-DNDEBUG",
-      "-I/src/include", "-O3", "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
-      "--generate-code=arch=compute_90,code=[sm_90]", "-Xcompiler=-fPIC,-Wall,-DHOST_DEF=1",
-      "--expt-relaxed-constexpr", "--expt-extended-lambda", "-std=c++17", "-x", "cu",
-      "-rdc=true", "-c", "/src/a.cu", "-o", "a.o"};
+  std::vector<std::string> Args = {"/usr/local/cuda/bin/nvcc",
+                                   "-forward-unknown-to-host-compiler",
+                                   "-DNDEBUG",
+                                   "-I/src/include",
+                                   "-O3",
+                                   "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
+                                   "--generate-code=arch=compute_90,code=[sm_90]",
+                                   "-Xcompiler=-fPIC,-Wall,-DHOST_DEF=1",
+                                   "--expt-relaxed-constexpr",
+                                   "--expt-extended-lambda",
+                                   "-std=c++17",
+                                   "-x",
+                                   "cu",
+                                   "-rdc=true",
+                                   "-c",
+                                   "/src/a.cu",
+                                   "-o",
+                                   "a.o"};
   TranslatedCommand T = translateCompileCommand(Args, "/build", 75);
   EXPECT_EQ(T.Args.front(), "clang++");
   EXPECT_TRUE(T.IsCuda);
@@ -43,14 +55,14 @@ TEST(NvccTranslation, ArchSpellings) {
   EXPECT_EQ(Archs({"-arch=sm_70"}), std::vector<unsigned>{70});
   EXPECT_EQ(Archs({"-arch", "sm_86"}), std::vector<unsigned>{86});
   EXPECT_EQ(Archs({"--gpu-architecture=compute_90"}), std::vector<unsigned>{90});
-  EXPECT_EQ(Archs({"-gencode", "arch=compute_75,code=sm_75", "-gencode=arch=compute_80,code=sm_80"}),
-            (std::vector<unsigned>{75, 80}));
+  EXPECT_EQ(
+      Archs({"-gencode", "arch=compute_75,code=sm_75", "-gencode=arch=compute_80,code=sm_80"}),
+      (std::vector<unsigned>{75, 80}));
   EXPECT_EQ(Archs({"-arch=sm_90a"}), std::vector<unsigned>{90});
   // As `nvcc -arch=all|all-major --dryrun` expands them with CUDA 13.0.
-  EXPECT_EQ(Archs({"-arch=all"}), (std::vector<unsigned>{75, 80, 86, 87, 88, 89, 90,
-                                                         100, 103, 110, 120, 121}));
-  EXPECT_EQ(Archs({"-arch=all-major"}),
-            (std::vector<unsigned>{75, 80, 90, 100, 110, 120}));
+  EXPECT_EQ(Archs({"-arch=all"}),
+            (std::vector<unsigned>{75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121}));
+  EXPECT_EQ(Archs({"-arch=all-major"}), (std::vector<unsigned>{75, 80, 90, 100, 110, 120}));
   EXPECT_EQ(Archs({"-arch=all"}).front(), 75u);
   EXPECT_EQ(Archs({"--cuda-gpu-arch=sm_80", "--offload-arch=sm_90"}),
             (std::vector<unsigned>{80, 90}));
@@ -59,8 +71,8 @@ TEST(NvccTranslation, ArchSpellings) {
 
 TEST(NvccTranslation, XarchDeviceAppliesToTheDeviceAnalysis) {
   TranslatedCommand T = translateCompileCommand(
-      {"clang++", "-Xarch_device", "-DDEVICE_ONLY", "-Xarch_host", "-DHOST_ONLY",
-       "-Xarch_device", "--cuda-gpu-arch=sm_90", "--offload-arch=sm_80", "k.cu"},
+      {"clang++", "-Xarch_device", "-DDEVICE_ONLY", "-Xarch_host", "-DHOST_ONLY", "-Xarch_device",
+       "--cuda-gpu-arch=sm_90", "--offload-arch=sm_80", "k.cu"},
       "", 75);
   EXPECT_TRUE(has(T, "-DDEVICE_ONLY"));
   EXPECT_FALSE(has(T, "-DHOST_ONLY"));
@@ -71,8 +83,8 @@ TEST(NvccTranslation, XarchDeviceAppliesToTheDeviceAnalysis) {
 }
 
 TEST(NvccTranslation, UnknownFlagsAreDroppedAndReported) {
-  TranslatedCommand T = translateCompileCommand(
-      {"nvcc", "--some-future-nvcc-flag", "-O2", "k.cu"}, "", 75);
+  TranslatedCommand T =
+      translateCompileCommand({"nvcc", "--some-future-nvcc-flag", "-O2", "k.cu"}, "", 75);
   EXPECT_FALSE(has(T, "--some-future-nvcc-flag"));
   EXPECT_TRUE(has(T, "-O2"));
   EXPECT_TRUE(has(T, "k.cu"));
@@ -82,9 +94,10 @@ TEST(NvccTranslation, UnknownFlagsAreDroppedAndReported) {
 
 TEST(NvccTranslation, NvccFlagsWithValues) {
   TranslatedCommand T = translateCompileCommand(
-      {"nvcc", "-ccbin", "/usr/bin/g++-12", "-Xptxas", "-v", "-maxrregcount=64",
-       "--std", "c++20", "-Werror", "all-warnings", "--use_fast_math", "-lineinfo",
-       "--default-stream", "per-thread", "-dc", "k.cu"}, "", 75);
+      {"nvcc", "-ccbin", "/usr/bin/g++-12", "-Xptxas", "-v", "-maxrregcount=64", "--std", "c++20",
+       "-Werror", "all-warnings", "--use_fast_math", "-lineinfo", "--default-stream", "per-thread",
+       "-dc", "k.cu"},
+      "", 75);
   EXPECT_FALSE(has(T, "/usr/bin/g++-12"));
   EXPECT_FALSE(has(T, "-v"));
   EXPECT_FALSE(has(T, "all-warnings"));
@@ -110,16 +123,16 @@ TEST(NvccTranslation, OptionsFileIsExpanded) {
   EXPECT_TRUE(has(T, "-I/opt/include"));
   EXPECT_TRUE(has(T, "-I/path with space"));
   EXPECT_TRUE(has(T, "/sys/include"));
-  TranslatedCommand Missing = translateCompileCommand(
-      {"nvcc", "--options-file", "absent.rsp", "k.cu"}, Dir.str(), 75);
+  TranslatedCommand Missing =
+      translateCompileCommand({"nvcc", "--options-file", "absent.rsp", "k.cu"}, Dir.str(), 75);
   ASSERT_EQ(Missing.Unknown.size(), 1u);
   EXPECT_NE(Missing.Unknown.front().find("absent.rsp"), std::string::npos);
   llvm::sys::fs::remove_directories(Dir);
 }
 
 TEST(NvccTranslation, ClangCommandsPassThrough) {
-  TranslatedCommand T = translateCompileCommand(
-      {"clang++", "-Werror", "-Wall", "-DX=1", "k.cu"}, "", 75);
+  TranslatedCommand T =
+      translateCompileCommand({"clang++", "-Werror", "-Wall", "-DX=1", "k.cu"}, "", 75);
   EXPECT_TRUE(has(T, "-Werror"));
   EXPECT_TRUE(has(T, "-Wall"));
   EXPECT_TRUE(has(T, "k.cu"));
@@ -158,10 +171,10 @@ TEST(CudaInstallation, NvccVersionSources) {
   EXPECT_EQ(J->Build, 131u);
   EXPECT_FALSE(parseVersionJson(R"({"cuda": {"version": "12.4.1"}})").has_value());
   EXPECT_FALSE(parseVersionJson("not json").has_value());
-  std::optional<NvccVersion> O = parseNvccVersionOutput(
-      "nvcc: NVIDIA (R) Cuda compiler driver\n"
-      "Cuda compilation tools, release 13.0, V13.0.88\n"
-      "Build cuda_13.0.r13.0/compiler.36424714_0\n");
+  std::optional<NvccVersion> O =
+      parseNvccVersionOutput("nvcc: NVIDIA (R) Cuda compiler driver\n"
+                             "Cuda compilation tools, release 13.0, V13.0.88\n"
+                             "Build cuda_13.0.r13.0/compiler.36424714_0\n");
   ASSERT_TRUE(O.has_value());
   EXPECT_EQ(O->Major, 13u);
   EXPECT_EQ(O->Minor, 0u);
@@ -174,11 +187,9 @@ TEST(NvccTranslation, PredefinedMacrosFollowTheFlags) {
   TranslatedCommand Plain = translateCompileCommand({"nvcc", "-c", "k.cu"}, "", 75);
   EXPECT_EQ(nvccPredefinedMacros(Plain, V),
             (std::vector<std::string>{"-D__NVCC__=1", "-D__CUDACC_VER_MAJOR__=13",
-                                      "-D__CUDACC_VER_MINOR__=0",
-                                      "-D__CUDACC_VER_BUILD__=88"}));
+                                      "-D__CUDACC_VER_MINOR__=0", "-D__CUDACC_VER_BUILD__=88"}));
   TranslatedCommand Flags = translateCompileCommand(
-      {"/opt/cuda/bin/nvcc", "--expt-relaxed-constexpr", "-extended-lambda", "-dc", "-G",
-       "k.cu"},
+      {"/opt/cuda/bin/nvcc", "--expt-relaxed-constexpr", "-extended-lambda", "-dc", "-G", "k.cu"},
       "", 75);
   std::vector<std::string> M = nvccPredefinedMacros(Flags, V);
   for (const char *Macro : {"-D__CUDACC_RELAXED_CONSTEXPR__=1", "-D__CUDACC_EXTENDED_LAMBDA__=1",
@@ -194,7 +205,8 @@ TEST(NvccTranslation, PredefinedMacrosFollowTheFlags) {
 
 TEST(NvccTranslation, LanguageAfterTheInputAppliesToIt) {
   // `warp-tidy a.cpp -- -x cu` appends the language after the input.
-  TranslatedCommand T = translateCompileCommand({"nvcc", "-std=c++17", "a.cpp", "-x", "cu"}, "", 75);
+  TranslatedCommand T =
+      translateCompileCommand({"nvcc", "-std=c++17", "a.cpp", "-x", "cu"}, "", 75);
   EXPECT_TRUE(T.IsCuda);
   EXPECT_EQ(T.Args, (std::vector<std::string>{"clang++", "-std=c++17", "-x", "cuda", "a.cpp"}));
   TranslatedCommand Joined = translateCompileCommand({"nvcc", "-xcuda", "a.cpp"}, "", 75);

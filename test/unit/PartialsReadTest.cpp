@@ -5,9 +5,9 @@
 // reads next to them, and the forms where a store's target holds a read
 // (`pp[i]->x = v` loads the pointer pp[i]).
 #include "patterns/PartialsRead.h"
+#include "AllNodes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "AllNodes.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -45,8 +45,7 @@ template __device__ void bump<int>(int *, int);
 
 TEST(PartialsRead, StoredSubscriptsAreNeverReads) {
   std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(
-      test::cudaStandIns("", "__device__ void use(const void *);\n") + StoreForms,
-      {"-std=c++17"});
+      test::cudaStandIns("", "__device__ void use(const void *);\n") + StoreForms, {"-std=c++17"});
   ASSERT_TRUE(AST) << "the unit does not parse";
   ASTContext &Ctx = AST->getASTContext();
   llvm::SmallPtrSet<const ArraySubscriptExpr *, 32> Stored;

@@ -3,12 +3,12 @@
 // small CUDA snippet and asserts what that piece computed (local facts,
 // divergent branches, ValueDeps, butterflies, prover answers, index forms,
 // lane sets, sites, summaries). UniformityTest covers the public interface.
+#include "CudaTestUnits.h"
 #include "uniformity/FunctionAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
-#include "CudaTestUnits.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -23,13 +23,13 @@ __device__ int __shfl_xor_sync(unsigned, int, int, int = 32);
 __device__ int __shfl_down_sync(unsigned, int, unsigned, int = 32);
 __device__ void __syncwarp(unsigned = 0xffffffff);
 )cuda",
-                                              R"cuda(__device__ void use(int);
+                                               R"cuda(__device__ void use(int);
 #define FULL 0xffffffffu
 )cuda");
 
 /// Everything of interest in one function, in source order.
 struct Collected : RecursiveASTVisitor<Collected> {
-  std::vector<const CallExpr *> Uses;   // `use(x)` calls
+  std::vector<const CallExpr *> Uses; // `use(x)` calls
   std::vector<const IfStmt *> Ifs;
   std::vector<const ForStmt *> Fors;
   std::map<std::string, const VarDecl *> Vars;
@@ -105,10 +105,10 @@ TEST(UniformityPieces, LocalVariables) {
       unsigned l;
       asm("mov.u32 %0, %%laneid;" : "=r"(l));
       use(a); use(b); use(r); use(l);
-    })cuda", "k");
+    })cuda",
+                   "k");
   ASSERT_TRUE(F);
-  const VarDecl *A = F->C.Vars["a"], *B = F->C.Vars["b"], *R = F->C.Vars["r"],
-                *L = F->C.Vars["l"];
+  const VarDecl *A = F->C.Vars["a"], *B = F->C.Vars["b"], *R = F->C.Vars["r"], *L = F->C.Vars["l"];
   ASSERT_TRUE(A && B && R && L);
   EXPECT_EQ(F->P->resolve(R), A);
   EXPECT_EQ(F->P->resolve(A), A);
@@ -132,7 +132,8 @@ TEST(UniformityPieces, ControlDivergence) {
       if (threadIdx.x & 1)
         p[1] = 2;
       use(0);
-    })cuda", "k");
+    })cuda",
+                   "k");
   ASSERT_TRUE(F);
   ASSERT_EQ(F->C.Ifs.size(), 3u);
   unsigned Exit = F->blockOf(F->C.Ifs[0]), Uniform = F->blockOf(F->C.Ifs[1]),
@@ -165,7 +166,8 @@ TEST(UniformityPieces, ValueAnalysis) {
       if (threadIdx.x < 3)
         d = 1;
       use(a); use(b); use(c); use(d); use(y);
-    })cuda", "h");
+    })cuda",
+                   "h");
   ASSERT_TRUE(F);
   ASSERT_EQ(F->C.Uses.size(), 5u);
   EXPECT_EQ(F->useDeps(0), parameterDep(0));
@@ -245,7 +247,8 @@ TEST(UniformityPieces, ConfirmingRound) {
       if ((threadIdx.x & 31) == 0)
         use(v);
       use(v);
-    })cuda", "k");
+    })cuda",
+                       "k");
   ASSERT_TRUE(Guard);
   ASSERT_EQ(Guard->C.Ifs.size(), 1u);
   EXPECT_EQ(Guard->P->Rounds, 1u);
@@ -262,7 +265,8 @@ TEST(UniformityPieces, ConfirmingRound) {
       if (d)
         use(2);
       use(d);
-    })cuda", "k");
+    })cuda",
+                       "k");
   ASSERT_TRUE(Chain);
   ASSERT_EQ(Chain->C.Ifs.size(), 2u);
   EXPECT_EQ(Chain->P->Rounds, 2u);
@@ -284,7 +288,8 @@ TEST(UniformityPieces, Butterflies) {
       for (int o = 16; o > 0; o /= 2)
         w += __shfl_down_sync(FULL, w, o);
       use(v); use(w);
-    })cuda", "k");
+    })cuda",
+                   "k");
   ASSERT_TRUE(F);
   ASSERT_EQ(F->C.Fors.size(), 2u);
   llvm::ArrayRef<const VarDecl *> Xor = F->P->butterflyResults(F->C.Fors[0]);
@@ -309,7 +314,8 @@ TEST(UniformityPieces, SymbolicView) {
         use(3);
       if (threadIdx.x / 8 < n)
         use(4);
-    })cuda", "k");
+    })cuda",
+                   "k");
   ASSERT_TRUE(F);
   ASSERT_EQ(F->C.Ifs.size(), 4u);
   auto Proved = [&](unsigned I, unsigned Group) {
@@ -342,7 +348,8 @@ TEST(UniformityPieces, ProofsReadingLockstepAreConfirmed) {
         return;
       for (int i = threadIdx.x >> 2; i < (n / 8) * 8; i += 8)
         use(i);
-    })cuda", "k");
+    })cuda",
+                   "k");
   ASSERT_TRUE(F);
   ASSERT_EQ(F->C.Fors.size(), 1u);
   ASSERT_EQ(F->C.Ifs.size(), 1u);
@@ -365,7 +372,8 @@ TEST(UniformityPieces, IndexForms) {
       use(lane); use(threadIdx.x); use(threadIdx.x / 32); use(7);
       if (lane < 16)
         use(0);
-    })cuda", "k");
+    })cuda",
+                   "k");
   ASSERT_TRUE(F);
   ASSERT_EQ(F->C.Uses.size(), 5u);
   auto Form = [&](unsigned I) {
@@ -396,7 +404,8 @@ TEST(UniformityPieces, LaneReachability) {
       if (p[lane] > 0)
         use(2);
       use(3);
-    })cuda", "k");
+    })cuda",
+                   "k");
   ASSERT_TRUE(F);
   auto Must = [&](unsigned I) { return F->P->Must[F->blockOf(F->C.Uses[I])]; };
   auto May = [&](unsigned I) { return F->P->May[F->blockOf(F->C.Uses[I])]; };
@@ -417,7 +426,8 @@ TEST(UniformityPieces, CollectiveSites) {
         v = __shfl_sync(FULL, v, 0);
       __syncwarp();
       use(v);
-    })cuda", "k");
+    })cuda",
+                   "k");
   ASSERT_TRUE(F);
   ASSERT_EQ(F->P->Sites.size(), 2u);
   const CollectiveSite &Shfl = F->P->Sites[0], &Sync = F->P->Sites[1];
@@ -444,7 +454,8 @@ TEST(UniformityPieces, TraitsThroughPrototypes) {
     __device__ int early(int v) { return __shfl_sync(FULL, v, 0); }
     __device__ int late(int v) { return __shfl_sync(FULL, v, 0); }
     __device__ int plain(int v) { return v + 1; }
-  )cuda", "k");
+  )cuda",
+                   "k");
   ASSERT_TRUE(F);
   std::map<std::string, std::pair<const FunctionDecl *, const FunctionDecl *>> Decls;
   for (const Decl *D : F->AST->getASTContext().getTranslationUnitDecl()->decls())
@@ -483,7 +494,8 @@ TEST(UniformityPieces, CacheAndSummaries) {
     __global__ void k(int v) {
       if (threadIdx.x % 32 < 4)
         use(helper(v) + twice(v) + rec(3, v));
-    })cuda", "k");
+    })cuda",
+                   "k");
   ASSERT_TRUE(F);
   WarpAnalysisCache &Cache = F->cache();
   const FunctionDecl *Helper = F->function("helper"), *Twice = F->function("twice"),

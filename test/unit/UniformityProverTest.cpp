@@ -4,8 +4,8 @@
 // question, without clang: terms built by hand, answers checked against what
 // the warp model says.
 
-#include "symbolic/SymbolicTerm.h"
 #include "symbolic/UniformityProver.h"
+#include "symbolic/SymbolicTerm.h"
 #include "gtest/gtest.h"
 
 using namespace warp_tidy;
@@ -77,9 +77,9 @@ TEST(SymbolicTerm, StridedLoopBoundCancelsTheLaneOffset) {
   TermRef Step = T.B.freshUniform(32);
   // (start + tid) + step < end + tid, every sum signed and overflow-free:
   // no lane can disagree, and the term says so without a solver.
-  TermRef Cond = T.op(TermOp::SLt,
-                      T.op(TermOp::Add, T.op(TermOp::Add, Start, T.tidX(), true), Step, true),
-                      T.op(TermOp::Add, End, T.tidX(), true));
+  TermRef Cond =
+      T.op(TermOp::SLt, T.op(TermOp::Add, T.op(TermOp::Add, Start, T.tidX(), true), Step, true),
+           T.op(TermOp::Add, End, T.tidX(), true));
   EXPECT_FALSE(Cond->LaneDependent);
   // The rest is compared in 64 bits: values whose 32-bit sum would wrap
   // compare as the integers they are (the program has no such execution).
@@ -87,13 +87,13 @@ TEST(SymbolicTerm, StridedLoopBoundCancelsTheLaneOffset) {
   V.Leaf = [&](const Term &Leaf) -> uint64_t { return Leaf.Id == Step->Id ? 5 : 0; };
   EXPECT_EQ(evaluate(Cond, V), 0u); // 0 + 5 < 0
   // Twice the lane on one side, once on the other: it does not cancel.
-  TermRef Twice = T.op(TermOp::SLt, T.op(TermOp::Add, T.op(TermOp::Add, Start, T.tidX(), true),
-                                         T.tidX(), true),
-                       T.op(TermOp::Add, End, T.tidX(), true));
+  TermRef Twice =
+      T.op(TermOp::SLt, T.op(TermOp::Add, T.op(TermOp::Add, Start, T.tidX(), true), T.tidX(), true),
+           T.op(TermOp::Add, End, T.tidX(), true));
   EXPECT_TRUE(Twice->LaneDependent);
   // Unsigned sums may wrap: they keep their comparison.
-  TermRef Unsigned = T.op(TermOp::SLt, T.op(TermOp::Add, Start, T.tidX()),
-                          T.op(TermOp::Add, End, T.tidX()));
+  TermRef Unsigned =
+      T.op(TermOp::SLt, T.op(TermOp::Add, Start, T.tidX()), T.op(TermOp::Add, End, T.tidX()));
   EXPECT_TRUE(Unsigned->LaneDependent);
   // As does an unsigned comparison of signed sums.
   TermRef ULt = T.op(TermOp::ULt, T.op(TermOp::Add, Start, T.tidX(), true),
@@ -173,14 +173,14 @@ TEST(UniformityProver, SharedAddendOfComparedSumsCancels) {
     Terms T;
     UniformityProver P(/*WarpAlignedBlocks=*/true, NoWallClockLimit);
     TermRef First = T.B.freshUniform(32), Len = T.B.freshUniform(32);
-    TermRef Ti = T.op(TermOp::Add,
-                      T.op(TermOp::Add, First, T.op(TermOp::LShr, T.tidX(), T.c(2)), true),
-                      T.B.freshUniform(32, /*KnownZeroBits=*/4), true);
-    TermRef Steps = T.op(TermOp::SDiv,
-                         T.op(TermOp::Sub, T.op(TermOp::Add, T.op(TermOp::Sub, Len, First, true),
-                                                T.c(Round), true),
-                              T.c(1), true),
-                         T.c(Round));
+    TermRef Ti =
+        T.op(TermOp::Add, T.op(TermOp::Add, First, T.op(TermOp::LShr, T.tidX(), T.c(2)), true),
+             T.B.freshUniform(32, /*KnownZeroBits=*/4), true);
+    TermRef Steps = T.op(
+        TermOp::SDiv,
+        T.op(TermOp::Sub, T.op(TermOp::Add, T.op(TermOp::Sub, Len, First, true), T.c(Round), true),
+             T.c(1), true),
+        T.c(Round));
     TermRef End = T.op(TermOp::Add, T.op(TermOp::Mul, Steps, T.c(Round), true), First, true);
     EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLt, Ti, End)),
               Round == 8 ? UniformityProver::Answer::Uniform : UniformityProver::Answer::Varying)
@@ -222,8 +222,7 @@ TEST(UniformityProver, LaterProversReuseSettledAnswers) {
 TEST(UniformityProver, WarpIndexAndRoundedGroupBoundAreUniform) {
   Terms T;
   UniformityProver P(true, NoWallClockLimit);
-  EXPECT_EQ(P.sameInGroup(T.op(TermOp::LShr, T.tidX(), T.c(5))),
-            UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.sameInGroup(T.op(TermOp::LShr, T.tidX(), T.c(5))), UniformityProver::Answer::Uniform);
   // g = (base + tid.x) >> 2 with base a multiple of 32; g < n / 8 * 8.
   TermRef Base = T.B.uniform(&T, 32, 5, nullptr, (1u << 31) - 1024);
   TermRef G = T.op(TermOp::AShr, T.op(TermOp::Add, Base, T.tidX()), T.c(2));
@@ -242,9 +241,9 @@ TEST(UniformityProver, LinearisedIdIsTheHardwareWarpInAnyBlockShape) {
   UniformityProver General(/*WarpAlignedBlocks=*/false, NoWallClockLimit);
   // (x + Dx * (y + Dy * z)) / 32 is the warp whatever blockDim.x is.
   TermRef Z = T.B.threadIndex(TermOp::ThreadZ), Dy = T.B.threadIndex(TermOp::BlockDimY);
-  TermRef Linear = T.op(TermOp::Add, T.tidX(),
-                        T.op(TermOp::Mul, T.dimX(),
-                             T.op(TermOp::Add, T.tidY(), T.op(TermOp::Mul, Dy, Z))));
+  TermRef Linear =
+      T.op(TermOp::Add, T.tidX(),
+           T.op(TermOp::Mul, T.dimX(), T.op(TermOp::Add, T.tidY(), T.op(TermOp::Mul, Dy, Z))));
   EXPECT_EQ(General.sameInGroup(T.op(TermOp::LShr, Linear, T.c(5))),
             UniformityProver::Answer::Uniform);
   // Without z it is the warp only in 2-D blocks: a 16x3x2 block puts rows of

@@ -2,14 +2,14 @@
 // lane sets and summaries, on small CUDA snippets. A tiny header stands in
 // for the CUDA headers (clang's own built-in variables, declared
 // intrinsics) so that each test parses in milliseconds.
-#include "lanes/LaneExpressions.h"
-#include "ast/LocalWrites.h"
 #include "uniformity/Uniformity.h"
+#include "CudaTestUnits.h"
+#include "ast/LocalWrites.h"
+#include "lanes/LaneExpressions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
-#include "CudaTestUnits.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -27,7 +27,7 @@ __device__ void __syncwarp(unsigned = 0xffffffff);
 __device__ unsigned __activemask();
 __device__ int atomicAdd(int *, int);
 )cuda",
-                                              R"cuda(__device__ void use(int);
+                                               R"cuda(__device__ void use(int);
 #define FULL 0xffffffffu
 )cuda");
 
@@ -89,8 +89,8 @@ TEST(Uniformity, ValueSources) {
   ASSERT_NE(A, nullptr);
   std::vector<const Expr *> U = uses(A->function());
   ASSERT_EQ(U.size(), 13u);
-  const bool Varying[] = {false, false, false, false, true, true, false,
-                          true, false, false, true, false, true};
+  const bool Varying[] = {false, false, false, false, true,  true, false,
+                          true,  false, false, true,  false, true};
   for (unsigned I = 0; I < U.size(); ++I)
     EXPECT_EQ(A->isThreadVarying(U[I]), Varying[I]) << "use #" << I;
 
@@ -278,9 +278,9 @@ TEST(Uniformity, ChainsLongerThanAnyRoundLimit) {
   std::string Decls;
   for (int I = 0; I <= 12; ++I)
     Decls += "int a" + std::to_string(I) + " = 0;\n";
-  Parsed P = parse("__global__ void k(int v) {\n" + Decls +
-                   "if ((threadIdx.x & 31) < 3) a0 = 1;\n" + Chain +
-                   "if (a12) v = __shfl_sync(FULL, v, 0);\n}\n");
+  Parsed P =
+      parse("__global__ void k(int v) {\n" + Decls + "if ((threadIdx.x & 31) < 3) a0 = 1;\n" +
+            Chain + "if (a12) v = __shfl_sync(FULL, v, 0);\n}\n");
   UniformityRef K = P.analyse("k");
   ASSERT_NE(K, nullptr);
   ASSERT_EQ(K->sites().size(), 1u);
@@ -427,7 +427,6 @@ TEST(LaneExpressions, WriteCacheFollowsTheTranslationUnit) {
     ASSERT_TRUE(K);
     const VarDecl *Lane = localNamed(K, "lane");
     ASSERT_TRUE(Lane);
-    EXPECT_EQ(singleAssignmentInit(Lane) == nullptr, Written)
-        << "round " << Round;
+    EXPECT_EQ(singleAssignmentInit(Lane) == nullptr, Written) << "round " << Round;
   }
 }

@@ -6,11 +6,11 @@
 // also check that the nodes the analyses walk through (bodies, locals,
 // lambdas, initialiser lists, asm) are held.
 #include "ast/UnitParents.h"
+#include "AllNodes.h"
 #include "ast/AstQueries.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
-#include "AllNodes.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -26,7 +26,8 @@ std::string describe(const DynTypedNode &N, const SourceManager &SM) {
 // Compares both answers on every node; returns how many nodes the index
 // answered itself (the rest went to clang's map).
 unsigned compare(const std::string &Code) {
-  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(test::parentTestPrelude() + Code, {"-std=c++17"});
+  std::unique_ptr<ASTUnit> AST =
+      test::parseCudaUnit(test::parentTestPrelude() + Code, {"-std=c++17"});
   if (!AST) {
     ADD_FAILURE() << "the unit does not parse";
     return 0;
@@ -55,7 +56,8 @@ unsigned compare(const std::string &Code) {
 // Returns how many calls had a callable.
 unsigned compareCallables(const std::string &Code) {
   using namespace clang::ast_matchers;
-  std::unique_ptr<ASTUnit> AST = test::parseCudaUnit(test::parentTestPrelude() + Code, {"-std=c++17"});
+  std::unique_ptr<ASTUnit> AST =
+      test::parseCudaUnit(test::parentTestPrelude() + Code, {"-std=c++17"});
   if (!AST) {
     ADD_FAILURE() << "the unit does not parse";
     return 0;
@@ -63,8 +65,7 @@ unsigned compareCallables(const std::string &Code) {
   ASTContext &Ctx = AST->getASTContext();
   llvm::DenseMap<const CallExpr *, const FunctionDecl *> ClangAnswer;
   for (const BoundNodes &B :
-       match(traverse(TK_AsIs, callExpr(forCallable(functionDecl().bind("fn"))).bind("call")),
-             Ctx))
+       match(traverse(TK_AsIs, callExpr(forCallable(functionDecl().bind("fn"))).bind("call")), Ctx))
     ClangAnswer[B.getNodeAs<CallExpr>("call")] = B.getNodeAs<FunctionDecl>("fn");
   unsigned Compared = 0;
   for (const BoundNodes &B : match(traverse(TK_AsIs, callExpr().bind("call")), Ctx)) {

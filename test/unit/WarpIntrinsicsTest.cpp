@@ -34,11 +34,13 @@ TEST(WarpIntrinsics, MinimumArchitectures) {
 }
 
 TEST(WarpIntrinsics, LegacyFormsNameTheirReplacement) {
-  const std::pair<const char *, const char *> Pairs[] = {
-      {"__shfl", "__shfl_sync"},       {"__shfl_up", "__shfl_up_sync"},
-      {"__shfl_down", "__shfl_down_sync"}, {"__shfl_xor", "__shfl_xor_sync"},
-      {"__any", "__any_sync"},         {"__all", "__all_sync"},
-      {"__ballot", "__ballot_sync"}};
+  const std::pair<const char *, const char *> Pairs[] = {{"__shfl", "__shfl_sync"},
+                                                         {"__shfl_up", "__shfl_up_sync"},
+                                                         {"__shfl_down", "__shfl_down_sync"},
+                                                         {"__shfl_xor", "__shfl_xor_sync"},
+                                                         {"__any", "__any_sync"},
+                                                         {"__all", "__all_sync"},
+                                                         {"__ballot", "__ballot_sync"}};
   for (auto [Legacy, Sync] : Pairs) {
     const WarpIntrinsic *I = lookupWarpIntrinsic(Legacy);
     ASSERT_NE(I, nullptr) << Legacy;

@@ -41,8 +41,8 @@ std::string tempPath(StringRef TempDir, size_t N, StringRef Suffix) {
 
 /// A worker is started with the parent's command line (less --diff, whose
 /// line filter it gets instead) and the options that make it one.
-WorkerJob workerJob(const DriverOptions &Opts, StringRef File, StringRef OutPath,
-                    StringRef ErrPath, std::optional<size_t> PchLines) {
+WorkerJob workerJob(const DriverOptions &Opts, StringRef File, StringRef OutPath, StringRef ErrPath,
+                    std::optional<size_t> PchLines) {
   WorkerJob Job;
   Job.Args.push_back(Opts.Executable);
   for (size_t A = 1; A < Opts.ToolArgs.size(); ++A)
@@ -55,8 +55,7 @@ WorkerJob workerJob(const DriverOptions &Opts, StringRef File, StringRef OutPath
     Job.Args.push_back("--worker-pch-lines=" + std::to_string(*PchLines));
   Job.Args.push_back(("--worker-output=" + OutPath).str());
   // In KiB with its unit: parseByteSize reads a bare number as MiB.
-  Job.Args.push_back("--worker-memory-limit=" + std::to_string(Opts.MemoryBytes / 1024) +
-                     "K");
+  Job.Args.push_back("--worker-memory-limit=" + std::to_string(Opts.MemoryBytes / 1024) + "K");
   if (Opts.HasDoubleDash) {
     Job.Args.push_back("--");
     llvm::append_range(Job.Args, Opts.CompilerArgs);
@@ -79,24 +78,24 @@ failureOf(const DriverOptions &Opts, const FileState &S, const WorkerOutcome &O)
     return std::make_pair(Status.str(), std::move(Message));
   };
   if (interrupted(O))
-    return Failure("interrupted",
-                   "'" + S.Path + "' was not analysed: the run was interrupted");
+    return Failure("interrupted", "'" + S.Path + "' was not analysed: the run was interrupted");
   if (!O.Started)
     return Failure("failed", "cannot start the analysis of '" + S.Path + "': " + O.StartError);
   if (O.TimedOut)
-    return Failure("timeout",
-                   formatv("analysing '{0}' took longer than --timeout={1}s; it "
-                           "was stopped (raise --timeout, or 0 for no limit)",
-                           S.Path, Opts.Timeout)
-                       .str());
+    return Failure("timeout", formatv("analysing '{0}' took longer than --timeout={1}s; it "
+                                      "was stopped (raise --timeout, or 0 for no limit)",
+                                      S.Path, Opts.Timeout)
+                                  .str());
   if (O.Signal)
-    return Failure("crashed", "analysing '" + S.Path + "' crashed (signal " +
-                                  std::to_string(O.Signal) + ")");
+    return Failure("crashed",
+                   "analysing '" + S.Path + "' crashed (signal " + std::to_string(O.Signal) + ")");
   if (!O.StartError.empty())
     return Failure("failed", "analysing '" + S.Path + "' failed: " + O.StartError);
   if (O.ExitCode == ExitOutOfMemory)
-    return Failure("failed", "analysing '" + S.Path + "' needed more memory than "
-                             "--memory-limit=" + Opts.MemoryLimit +
+    return Failure("failed", "analysing '" + S.Path +
+                                 "' needed more memory than "
+                                 "--memory-limit=" +
+                                 Opts.MemoryLimit +
                                  "; it was stopped (raise --memory-limit, or 0 for no "
                                  "limit)");
   if (O.ExitCode != 0)
@@ -130,8 +129,8 @@ void readWorkerResult(FileState &S, StringRef OutPath, CachedResults &Cache) {
     Cache.store(S, *Obj);
 }
 
-void recordOutcome(const DriverOptions &Opts, FileState &S, const WorkerJob &Job,
-                   StringRef OutPath, const WorkerOutcome &O, CachedResults &Cache) {
+void recordOutcome(const DriverOptions &Opts, FileState &S, const WorkerJob &Job, StringRef OutPath,
+                   const WorkerOutcome &O, CachedResults &Cache) {
   S.WorkerStderr = readFileOrEmpty(Job.StderrPath);
   S.Finished = true;
   if (auto Failure = failureOf(Opts, S, O)) {
@@ -173,8 +172,7 @@ bool analyseInWorkers(const DriverOptions &Opts, std::vector<FileState> &States,
   // is finished. A second signal kills at once.
   sys::SetInterruptFunction(onInterrupt);
   RunLimits Limits;
-  Limits.Parallel =
-      std::max(1u, Opts.Jobs ? Opts.Jobs : std::thread::hardware_concurrency());
+  Limits.Parallel = std::max(1u, Opts.Jobs ? Opts.Jobs : std::thread::hardware_concurrency());
   Limits.TimeoutSeconds = Opts.Timeout;
   auto StopRequested = [] { return InterruptRequested != 0; };
   Limits.ShouldStop = StopRequested; // A function_ref: the lambda must outlive it.

@@ -26,19 +26,18 @@ std::string executableIdentity(const std::string &Executable) {
   return Executable;
 }
 
-std::string cacheKey(const DriverOptions &Opts, ClangTidyContext &Context,
-                     StringRef Identity, const FileState &S) {
-  std::vector<std::string> Parts = {
-      "warp-tidy-result/2",
-      WARP_TIDY_VERSION,
-      LLVM_VERSION_STRING,
-      Identity.str(),
-      configurationAsText(Context.getOptionsForFile(S.Path)),
-      Opts.FixNotes ? "fix-notes" : "",
-      Opts.Config.LineFilter,
-      "arch-passes=" + std::to_string(Opts.MaxArchPasses),
-      Opts.VfsOverlay.empty() ? "" : readFileOrEmpty(Opts.VfsOverlay),
-      S.Path};
+std::string cacheKey(const DriverOptions &Opts, ClangTidyContext &Context, StringRef Identity,
+                     const FileState &S) {
+  std::vector<std::string> Parts = {"warp-tidy-result/2",
+                                    WARP_TIDY_VERSION,
+                                    LLVM_VERSION_STRING,
+                                    Identity.str(),
+                                    configurationAsText(Context.getOptionsForFile(S.Path)),
+                                    Opts.FixNotes ? "fix-notes" : "",
+                                    Opts.Config.LineFilter,
+                                    "arch-passes=" + std::to_string(Opts.MaxArchPasses),
+                                    Opts.VfsOverlay.empty() ? "" : readFileOrEmpty(Opts.VfsOverlay),
+                                    S.Path};
   for (const clang::tooling::CompileCommand &C : S.Commands) {
     Parts.push_back(C.Directory);
     Parts.push_back(C.Filename);

@@ -51,8 +51,7 @@ std::unique_ptr<CompilationDatabase> loadDatabase(StringRef BuildPath, bool &Fai
   if (BuildPath.empty())
     return nullptr;
   if (!sys::fs::is_directory(BuildPath)) {
-    error("cannot load a compilation database from '" + BuildPath +
-          "': not a directory");
+    error("cannot load a compilation database from '" + BuildPath + "': not a directory");
     Failed = true;
     return nullptr;
   }
@@ -98,8 +97,8 @@ std::optional<std::string> writeShimsCopy(StringRef Dir) {
   return Shims.str().str();
 }
 
-json::Array commandEntries(const WarpCompilationDatabase &Database,
-                           ArrayRef<std::string> Files, StringRef Shims) {
+json::Array commandEntries(const WarpCompilationDatabase &Database, ArrayRef<std::string> Files,
+                           StringRef Shims) {
   std::string TempShims = archShimsPath();
   json::Array Entries;
   for (const std::string &F : Files)
@@ -107,9 +106,8 @@ json::Array commandEntries(const WarpCompilationDatabase &Database,
       json::Array Arguments;
       for (const std::string &A : C.CommandLine)
         Arguments.push_back(!TempShims.empty() && A == TempShims ? Shims.str() : A);
-      Entries.push_back(json::Object{{"directory", C.Directory},
-                                     {"file", C.Filename},
-                                     {"arguments", std::move(Arguments)}});
+      Entries.push_back(json::Object{
+          {"directory", C.Directory}, {"file", C.Filename}, {"arguments", std::move(Arguments)}});
     }
   return Entries;
 }

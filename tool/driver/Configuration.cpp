@@ -2,9 +2,9 @@
 
 #include "driver/Configuration.h"
 #include "CheckSelection.h"
+#include "clang-tidy/ClangTidy.h"
 #include "driver/ExitStatus.h"
 #include "driver/Messages.h"
-#include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -44,8 +44,7 @@ std::optional<ClangTidyOptions> explicitConfiguration(const ConfigArguments &C) 
   if (C.ConfigFile) {
     auto Buffer = MemoryBuffer::getFile(*C.ConfigFile);
     if (!Buffer) {
-      error("cannot read --config-file '" + *C.ConfigFile +
-            "': " + Buffer.getError().message());
+      error("cannot read --config-file '" + *C.ConfigFile + "': " + Buffer.getError().message());
       return std::nullopt;
     }
     Text = (*Buffer)->getBuffer().str();
@@ -79,8 +78,7 @@ int verifyConfig(const DriverOptions &Opts, ClangTidyOptionsProvider &Provider) 
   return ExitClean;
 }
 
-int listChecksOrDumpConfig(const DriverOptions &Opts,
-                           ClangTidyOptionsProvider &Provider) {
+int listChecksOrDumpConfig(const DriverOptions &Opts, ClangTidyOptionsProvider &Provider) {
   StringRef FirstInput =
       Opts.Inputs.empty() ? StringRef("dummy.cu") : StringRef(Opts.Inputs.front());
   ClangTidyOptions Effective = Provider.getOptions(FirstInput);
@@ -118,9 +116,8 @@ std::unique_ptr<ClangTidyOptionsProvider> makeOptionsProvider(const DriverOption
     std::optional<ClangTidyOptions> Explicit = explicitConfiguration(C);
     if (!Explicit)
       return nullptr;
-    return std::make_unique<ConfigOptionsProvider>(
-        std::move(Global), std::move(Defaults), std::move(*Explicit),
-        std::move(Overrides), FS);
+    return std::make_unique<ConfigOptionsProvider>(std::move(Global), std::move(Defaults),
+                                                   std::move(*Explicit), std::move(Overrides), FS);
   }
   // .clang-tidy files next to the sources apply, as with clang-tidy, except
   // that one written for clang-tidy alone does not turn warp-tidy off.
@@ -128,8 +125,8 @@ std::unique_ptr<ClangTidyOptionsProvider> makeOptionsProvider(const DriverOption
       std::move(Global), std::move(Defaults), std::move(Overrides), FS));
 }
 
-IntrusiveRefCntPtr<vfs::FileSystem>
-loadVfsOverlay(StringRef Path, IntrusiveRefCntPtr<vfs::FileSystem> Base) {
+IntrusiveRefCntPtr<vfs::FileSystem> loadVfsOverlay(StringRef Path,
+                                                   IntrusiveRefCntPtr<vfs::FileSystem> Base) {
   auto Buffer = Base->getBufferForFile(Path);
   if (!Buffer) {
     error("cannot read --vfsoverlay '" + Path + "': " + Buffer.getError().message());
@@ -143,8 +140,7 @@ loadVfsOverlay(StringRef Path, IntrusiveRefCntPtr<vfs::FileSystem> Base) {
 }
 
 bool checkVfsOverlay(const DriverOptions &Opts) {
-  return Opts.VfsOverlay.empty() ||
-         loadVfsOverlay(Opts.VfsOverlay, vfs::getRealFileSystem());
+  return Opts.VfsOverlay.empty() || loadVfsOverlay(Opts.VfsOverlay, vfs::getRealFileSystem());
 }
 
 bool checkCheckGlobs(const DriverOptions &Opts) {

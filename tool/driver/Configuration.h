@@ -11,9 +11,9 @@
 #ifndef WARP_TIDY_TOOL_DRIVER_CONFIGURATION_H
 #define WARP_TIDY_TOOL_DRIVER_CONFIGURATION_H
 
-#include "driver/Options.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "driver/Options.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <memory>
 #include <optional>
@@ -40,9 +40,8 @@ bool checkCheckGlobs(const DriverOptions &Opts);
 
 /// --verify-config, --list-checks and --dump-config: the exit status once
 /// done; nullopt when none of them was asked for.
-std::optional<int>
-answerConfigurationQuery(const DriverOptions &Opts,
-                         clang::tidy::ClangTidyOptionsProvider &Provider);
+std::optional<int> answerConfigurationQuery(const DriverOptions &Opts,
+                                            clang::tidy::ClangTidyOptionsProvider &Provider);
 
 /// clang-tidy's wording first (tools grep for it), then what to do.
 std::string noChecksMessage(llvm::StringRef File);

@@ -1,9 +1,9 @@
 //===--- FileStates.cpp - Where each file of a run stands -----------------===//
 
 #include "driver/FileStates.h"
+#include "clang-tidy/ClangTidy.h"
 #include "driver/Configuration.h"
 #include "driver/Messages.h"
-#include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -69,8 +69,7 @@ bool everyFileHasChecks(const DriverOptions &Opts, clang::tidy::ClangTidyContext
   if (Opts.AllowNoChecks)
     return true;
   for (const FileState &S : States)
-    if (clang::tidy::getCheckNames(Context.getOptionsForFile(S.Path), false, false)
-            .empty()) {
+    if (clang::tidy::getCheckNames(Context.getOptionsForFile(S.Path), false, false).empty()) {
       error(noChecksMessage(S.Path));
       return false;
     }

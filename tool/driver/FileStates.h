@@ -12,9 +12,9 @@
 
 #include "OutputFormats.h"
 #include "WarpCompilationDatabase.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "driver/Inputs.h"
 #include "driver/Options.h"
-#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include <string>
 #include <vector>
 

@@ -3,8 +3,8 @@
 #include "driver/FindingStream.h"
 #include "Baseline.h"
 #include "DiagnosticKinds.h"
-#include "driver/Messages.h"
 #include "clang-tidy/ClangTidy.h"
+#include "driver/Messages.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -18,8 +18,8 @@ namespace {
 // The same header diagnostic reached through several translation units is
 // one finding; the first occurrence (in file order) is kept.
 std::string dedupeKey(const ClangTidyError &E) {
-  return E.DiagnosticName + "\x1f" + absolutePath(E.Message.FilePath, E.BuildDirectory) +
-         "\x1f" + std::to_string(E.Message.FileOffset) + "\x1f" + E.Message.Message;
+  return E.DiagnosticName + "\x1f" + absolutePath(E.Message.FilePath, E.BuildDirectory) + "\x1f" +
+         std::to_string(E.Message.FileOffset) + "\x1f" + E.Message.Message;
 }
 
 // Fingerprints are relative to the source root, as in the SARIF/JSON
@@ -33,8 +33,8 @@ std::string sourceRootPath(StringRef SourceRoot) {
 
 } // namespace
 
-FindingStream::FindingStream(const DriverOptions &Opts, ClangTidyContext &Context,
-                             Progress &Bar, bool SingleFile)
+FindingStream::FindingStream(const DriverOptions &Opts, ClangTidyContext &Context, Progress &Bar,
+                             bool SingleFile)
     : Opts(Opts), Context(Context), Bar(Bar), SingleFile(SingleFile),
       UseBaseline(!Opts.BaselineFile.empty() && !Opts.UpdateBaseline),
       SourceRoot(sourceRootPath(Opts.SourceRoot)),
@@ -94,17 +94,15 @@ std::vector<ClangTidyError> FindingStream::newFindings(FileState &S) {
 
 /// Of several files, one that does not compile itself (not through a
 /// header another file shares) failed: it was not fully analysed.
-void FindingStream::reportOwnCompileErrors(FileState &S,
-                                           ArrayRef<ClangTidyError> Fresh) {
+void FindingStream::reportOwnCompileErrors(FileState &S, ArrayRef<ClangTidyError> Fresh) {
   size_t OwnCompileErrors = llvm::count_if(Fresh, [&](const ClangTidyError &E) {
-    return isCompilerError(E) && absolutePath(E.Message.FilePath, E.BuildDirectory) ==
-                                     absolutePath(S.Path, "");
+    return isCompilerError(E) &&
+           absolutePath(E.Message.FilePath, E.BuildDirectory) == absolutePath(S.Path, "");
   });
   if (SingleFile || !OwnCompileErrors || S.Failed)
     return;
   S.Report.Status = "failed";
-  S.Report.Messages.push_back(S.Path + " does not compile (" +
-                              std::to_string(OwnCompileErrors) +
+  S.Report.Messages.push_back(S.Path + " does not compile (" + std::to_string(OwnCompileErrors) +
                               " error(s)); it was not fully analysed");
   error(S.Report.Messages.back());
 }

@@ -13,10 +13,10 @@
 #define WARP_TIDY_TOOL_DRIVER_FINDINGSTREAM_H
 
 #include "OutputFormats.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "driver/FileStates.h"
 #include "driver/Options.h"
 #include "driver/Progress.h"
-#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <string>
@@ -26,8 +26,8 @@ namespace warp_tidy::driver {
 
 class FindingStream {
 public:
-  FindingStream(const DriverOptions &Opts, clang::tidy::ClangTidyContext &Context,
-                Progress &Bar, bool SingleFile);
+  FindingStream(const DriverOptions &Opts, clang::tidy::ClangTidyContext &Context, Progress &Bar,
+                bool SingleFile);
 
   /// --baseline (unless it is being updated): reads its fingerprints; false
   /// (an error printed) if it cannot be read.
@@ -47,8 +47,7 @@ public:
 private:
   void print(FileState &S);
   std::vector<clang::tidy::ClangTidyError> newFindings(FileState &S);
-  void reportOwnCompileErrors(FileState &S,
-                              llvm::ArrayRef<clang::tidy::ClangTidyError> Fresh);
+  void reportOwnCompileErrors(FileState &S, llvm::ArrayRef<clang::tidy::ClangTidyError> Fresh);
 
   const DriverOptions &Opts;
   clang::tidy::ClangTidyContext &Context;

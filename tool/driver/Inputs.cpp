@@ -32,8 +32,7 @@ ExpandedInputs namedFiles(const DriverOptions &Opts) {
     return Expanded;
   for (const std::string &File : Expanded.Files) {
     uint64_t Size = 0;
-    if (!Expanded.Errors.count(File) && !sys::fs::file_size(File, Size) &&
-        Size > Opts.MaxFileBytes)
+    if (!Expanded.Errors.count(File) && !sys::fs::file_size(File, Size) && Size > Opts.MaxFileBytes)
       Expanded.Errors[File] =
           formatv("'{0}' is {1}, larger than --max-file-size ({2}): not analysed; "
                   "pass --max-file-size=0 (no limit) or a larger size to analyse it "
@@ -109,8 +108,7 @@ std::optional<SelectedFiles> selectFiles(const DriverOptions &Opts,
   SelectedFiles Selected;
   Selected.Files = std::move(Expanded.Files);
   Selected.Errors = std::move(Expanded.Errors);
-  if (Selected.Files.empty() && Commands.Project &&
-      !databaseCudaUnits(Opts, Commands, Selected))
+  if (Selected.Files.empty() && Commands.Project && !databaseCudaUnits(Opts, Commands, Selected))
     return std::nullopt;
   return Selected;
 }

@@ -29,10 +29,10 @@ enum class OutputFormat { Text, Json, Sarif, Unknown };
 /// The options that make up the clang-tidy configuration, each set only
 /// when the command line names it (as clang-tidy's own overrides).
 struct ConfigArguments {
-  std::optional<std::string> Checks, WarningsAsErrors, HeaderFilter,
-      ExcludeHeaderFilter, FormatStyle, Config, ConfigFile;
+  std::optional<std::string> Checks, WarningsAsErrors, HeaderFilter, ExcludeHeaderFilter,
+      FormatStyle, Config, ConfigFile;
   std::optional<bool> SystemHeaders, UseColor;
-  std::string LineFilter; ///< --line-filter, or the one --diff builds.
+  std::string LineFilter;       ///< --line-filter, or the one --diff builds.
   bool LineFilterGiven = false; ///< --line-filter is on the command line.
 };
 
@@ -80,7 +80,7 @@ struct DriverOptions {
   std::string CacheDirectory; ///< --cache-dir or the default; may be empty.
   unsigned MaxArchPasses = 6;
   unsigned Timeout = 300;
-  std::string CacheSize, MaxFileSize, MemoryLimit; ///< As written.
+  std::string CacheSize, MaxFileSize, MemoryLimit;            ///< As written.
   uint64_t CacheBytes = 0, MaxFileBytes = 0, MemoryBytes = 0; ///< Validated.
 
   // A worker (hidden options): the file it analyses and where it writes.

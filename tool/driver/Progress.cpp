@@ -21,8 +21,8 @@ void Progress::done(StringRef File, StringRef What, double Seconds) {
   if (Terminal) {
     constexpr unsigned Width = 30;
     unsigned Filled = static_cast<unsigned>(Width * Done / Total);
-    errs() << "\r\x1b[K[" << std::string(Filled, '=') << std::string(Width - Filled, ' ')
-           << "] " << Done << "/" << Total << " " << sys::path::filename(File);
+    errs() << "\r\x1b[K[" << std::string(Filled, '=') << std::string(Width - Filled, ' ') << "] "
+           << Done << "/" << Total << " " << sys::path::filename(File);
     if (What != "analysed")
       errs() << " (" << What << ")";
     return;

@@ -4,9 +4,9 @@
 #include "Baseline.h"
 #include "BuildInfo.h"
 #include "DiagnosticKinds.h"
+#include "clang-tidy/ClangTidy.h"
 #include "driver/ExitStatus.h"
 #include "driver/Messages.h"
-#include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,8 +43,9 @@ void warnDroppedFlags(const WarpCompilationDatabase &Database) {
 // around them, each file replaced atomically. A failure is a tool error.
 void applyFixIts(const DriverOptions &Opts, ClangTidyContext &Context,
                  ArrayRef<ClangTidyError> Errors, Tally &T) {
-  FixBehaviour Behaviour =
-      Opts.FixNotes ? FB_FixNotes : (Opts.Fix || Opts.FixErrors) ? FB_Fix : FB_NoFix;
+  FixBehaviour Behaviour = Opts.FixNotes                  ? FB_FixNotes
+                           : (Opts.Fix || Opts.FixErrors) ? FB_Fix
+                                                          : FB_NoFix;
   T.FixesBlocked = T.CompileErrors && !Opts.FixErrors && Behaviour != FB_NoFix;
   if (T.FixesBlocked || Behaviour == FB_NoFix)
     return;
@@ -52,26 +53,22 @@ void applyFixIts(const DriverOptions &Opts, ClangTidyContext &Context,
   bool FixFailed = false;
   unsigned Applied = applyFixes(
       Errors, Behaviour == FB_FixNotes,
-      [&](StringRef File) {
-        return Context.getOptionsForFile(File).FormatStyle.value_or("none");
-      },
+      [&](StringRef File) { return Context.getOptionsForFile(File).FormatStyle.value_or("none"); },
       Total, FixFailed);
   if (FixFailed)
     T.ToolErrors = true;
   if (!Opts.Quiet && Total)
-    errs() << "warp-tidy: applied " << Applied << " of " << Total
-           << " suggested fix(es)\n";
+    errs() << "warp-tidy: applied " << Applied << " of " << Total << " suggested fix(es)\n";
 }
 
 Report makeReport(const DriverOptions &Opts, ClangTidyContext &Context,
                   ArrayRef<ClangTidyError> Errors, ArrayRef<FileReport> Files,
-                  const FindingStream &Stream, const CachedResults &Cache,
-                  double Seconds, const Tally &T) {
+                  const FindingStream &Stream, const CachedResults &Cache, double Seconds,
+                  const Tally &T) {
   Report R;
   R.Errors = Errors;
   R.Files = Files;
-  R.EnabledChecks =
-      getCheckNames(Context.getOptionsForFile(Files.front().Path), false, false);
+  R.EnabledChecks = getCheckNames(Context.getOptionsForFile(Files.front().Path), false, false);
   R.ToolVersion = WARP_TIDY_VERSION;
   R.SourceRoot = Stream.sourceRoot();
   R.HelpBase = Opts.SarifHelpBase;
@@ -97,8 +94,8 @@ std::function<Error(raw_ostream &)> reportWriter(const Report &R, bool Sarif) {
 /// --update-baseline: every current finding recorded; the exit status.
 int updateBaseline(const DriverOptions &Opts, const Report &R, const Tally &T) {
   // Written whole or not at all (a temporary file and a rename).
-  if (Error E = writeToOutput(Opts.BaselineFile,
-                              reportWriter(R, baselineIsSarif(Opts.BaselineFile)))) {
+  if (Error E =
+          writeToOutput(Opts.BaselineFile, reportWriter(R, baselineIsSarif(Opts.BaselineFile)))) {
     error("cannot write --baseline '" + Opts.BaselineFile + "': " + toString(std::move(E)));
     return ExitToolError;
   }
@@ -110,8 +107,8 @@ int updateBaseline(const DriverOptions &Opts, const Report &R, const Tally &T) {
 
 /// The json/sarif report and --export-fixes; false (an error printed) if
 /// one cannot be written.
-bool writeOutputs(const DriverOptions &Opts, const Report &R,
-                  ArrayRef<ClangTidyError> Errors, StringRef FirstFile) {
+bool writeOutputs(const DriverOptions &Opts, const Report &R, ArrayRef<ClangTidyError> Errors,
+                  StringRef FirstFile) {
   if (Opts.Format != OutputFormat::Text) {
     bool Sarif = Opts.Format == OutputFormat::Sarif;
     if (Opts.OutputFile.empty()) {
@@ -128,8 +125,7 @@ bool writeOutputs(const DriverOptions &Opts, const Report &R,
         exportReplacements(FirstFile, Errors, OS);
         return Error::success();
       })) {
-    error("cannot write --export-fixes file '" + Opts.ExportFixes +
-          "': " + toString(std::move(E)));
+    error("cannot write --export-fixes file '" + Opts.ExportFixes + "': " + toString(std::move(E)));
     return false;
   }
   return true;
@@ -165,9 +161,8 @@ void printSummary(ArrayRef<ClangTidyError> Errors, ArrayRef<FileState> States,
   std::string PerCheck;
   for (const auto &[Name, Count] : ByCheck)
     PerCheck += (PerCheck.empty() ? "" : ", ") + Name + ": " + std::to_string(Count);
-  size_t FailedFiles = llvm::count_if(States, [](const FileState &S) {
-    return S.Failed || S.Report.Status == "failed";
-  });
+  size_t FailedFiles = llvm::count_if(
+      States, [](const FileState &S) { return S.Failed || S.Report.Status == "failed"; });
   errs() << T.Findings << " warp diagnostic(s) in " << States.size() << " file(s)";
   if (!PerCheck.empty())
     errs() << " (" << PerCheck << ")";
@@ -190,14 +185,13 @@ int finishRun(const DriverOptions &Opts, ClangTidyContext &Context,
   std::vector<ClangTidyError> &Errors = Stream.errors();
   Tally T;
   T.ToolErrors = llvm::any_of(States, [](const FileState &S) { return S.Failed; });
-  T.Interrupted = llvm::count_if(
-      States, [](const FileState &S) { return S.Report.Status == "interrupted"; });
+  T.Interrupted =
+      llvm::count_if(States, [](const FileState &S) { return S.Report.Status == "interrupted"; });
   warnDroppedFlags(Database);
   T.CompileErrors = llvm::count_if(Errors, isCompilerError);
   T.Findings = llvm::count_if(Errors, isWarpFinding);
   applyFixIts(Opts, Context, Errors, T);
-  double Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  double Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
 
   std::vector<FileReport> Files;
   for (const FileState &S : States)

@@ -31,8 +31,7 @@ std::vector<size_t> pchLines(const DriverOptions &Opts, const Schedule &S,
     Dirs.push_back(sys::path::parent_path(Path).str());
     Seen.push_back(Last[N].has_value());
   }
-  size_t FullBlocks =
-      Opts.NoPch ? 0 : wholeBlockPchBudget(Opts.CacheDirectory, Opts.CacheBytes);
+  size_t FullBlocks = Opts.NoPch ? 0 : wholeBlockPchBudget(Opts.CacheDirectory, Opts.CacheBytes);
   return pchLinesForRun(Blocks, Dirs, Seen, S.AbsolutePaths, FullBlocks);
 }
 

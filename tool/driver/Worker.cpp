@@ -43,8 +43,7 @@ public:
     if (File) {
       if (auto Status = (*File)->status())
         Files.try_emplace(dependencyPath(Path, *this),
-                          Opened{Status->getSize(),
-                                 mtimeNs(Status->getLastModificationTime())});
+                          Opened{Status->getSize(), mtimeNs(Status->getLastModificationTime())});
     }
     return File;
   }
@@ -121,23 +120,20 @@ Analysis analyse(const DriverOptions &Opts, ClangTidyContext &Context,
   // each over the shared prologue when it is on (PrecompiledPrologue.h).
   Analysis A;
   A.Errors = runArchPasses(Context, Database, Opts.WorkerFile, BaseFS, Opts.FixNotes,
-                           prologueSettings(Opts), A.Prologue, Opts.MaxArchPasses,
-                           A.Passes);
+                           prologueSettings(Opts), A.Prologue, Opts.MaxArchPasses, A.Passes);
   // Inline asm written for nvcc (`%laneid` in an asm with operands): read it
   // as nvcc does, in memory, rather than leave the unit unanalysed
   // (NvccAsmEscapes.h). Each round doubles the `%`s clang named; one asm
   // statement reports one at a time. No PCH: its headers would hold the
   // edited text under the key of the files on disk.
   AsmEscapeEdits AsmEdits;
-  for (unsigned Round = 0; Round < 16 && AsmEdits.addEditsFor(A.Errors, *BaseFS);
-       ++Round) {
+  for (unsigned Round = 0; Round < 16 && AsmEdits.addEditsFor(A.Errors, *BaseFS); ++Round) {
     PrologueSettings NoPch = prologueSettings(Opts);
     NoPch.Directory.clear();
     A.Passes = ArchPassSummary();
     A.Prologue = PrologueOutcome();
     A.Errors = runArchPasses(Context, Database, Opts.WorkerFile, AsmEdits.overlay(BaseFS),
-                             Opts.FixNotes, NoPch, A.Prologue, Opts.MaxArchPasses,
-                             A.Passes);
+                             Opts.FixNotes, NoPch, A.Prologue, Opts.MaxArchPasses, A.Passes);
   }
   if (!AsmEdits.empty()) {
     AsmEdits.mapBack(A.Errors);
@@ -162,8 +158,8 @@ std::vector<FileStamp> dependencies(const TrackingFileSystem &Tracker,
     std::optional<FileStamp> S = stampFile(P);
     if (!S || S->Size != O.Size || S->MTimeNs != O.MTimeNs) {
       if (sys::Process::GetEnv("WARP_TIDY_DEBUG_CACHE"))
-        errs() << "warp-tidy: debug: not cacheable: " << P << " changed while read ("
-               << O.Size << "/" << O.MTimeNs << " -> "
+        errs() << "warp-tidy: debug: not cacheable: " << P << " changed while read (" << O.Size
+               << "/" << O.MTimeNs << " -> "
                << (S ? std::to_string(S->Size) + "/" + std::to_string(S->MTimeNs) : "gone")
                << ")\n";
       Cacheable = false;

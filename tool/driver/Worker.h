@@ -12,8 +12,8 @@
 #define WARP_TIDY_TOOL_DRIVER_WORKER_H
 
 #include "WarpCompilationDatabase.h"
-#include "driver/Options.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "driver/Options.h"
 
 namespace warp_tidy::driver {
 

@@ -52,8 +52,7 @@ CondToken makeCondToken(llvm::StringRef Spelling, bool IsIdentifier, bool IsNumb
 }
 
 std::vector<CondToken> lexConditionText(llvm::StringRef Text) {
-  static const char *const Puncts[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&",
-                                       "||", "##"};
+  static const char *const Puncts[] = {"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "##"};
   std::vector<CondToken> Out;
   size_t I = 0;
   while (I < Text.size()) {
@@ -120,8 +119,7 @@ CondToken number(int64_t V) {
 /// enough for the non-recursive macros #if conditions use.
 class Expander {
 public:
-  Expander(const MacroLookup &Macros, std::optional<unsigned> CudaArch,
-           bool HandleDefined)
+  Expander(const MacroLookup &Macros, std::optional<unsigned> CudaArch, bool HandleDefined)
       : Macros(Macros), CudaArch(CudaArch), HandleDefined(HandleDefined) {}
 
   bool Failed = false;
@@ -129,8 +127,7 @@ public:
   /// architecture (see conditionReadsArch).
   bool ReadsArch = false;
 
-  void expand(llvm::ArrayRef<CondToken> In, std::vector<CondToken> &Out,
-              unsigned Depth = 0) {
+  void expand(llvm::ArrayRef<CondToken> In, std::vector<CondToken> &Out, unsigned Depth = 0) {
     if (Depth > 64) {
       Failed = true;
       return;
@@ -320,9 +317,9 @@ private:
 
   static int precedence(llvm::StringRef Op) {
     static const std::pair<const char *, int> Table[] = {
-        {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6},
-        {"!=", 6}, {"<", 7},  {">", 7},  {"<=", 7}, {">=", 7}, {"<<", 8},
-        {">>", 8}, {"+", 9},  {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10}};
+        {"||", 1}, {"&&", 2}, {"|", 3}, {"^", 4},  {"&", 5},  {"==", 6},
+        {"!=", 6}, {"<", 7},  {">", 7}, {"<=", 7}, {">=", 7}, {"<<", 8},
+        {">>", 8}, {"+", 9},  {"-", 9}, {"*", 10}, {"/", 10}, {"%", 10}};
     for (const auto &[Name, Prec] : Table)
       if (Op == Name)
         return Prec;
@@ -364,22 +361,38 @@ private:
     if (!L || !R)
       return std::nullopt;
     int64_t A = *L, B = *R;
-    if (Op == "|") return A | B;
-    if (Op == "^") return A ^ B;
-    if (Op == "&") return A & B;
-    if (Op == "==") return A == B;
-    if (Op == "!=") return A != B;
-    if (Op == "<") return A < B;
-    if (Op == ">") return A > B;
-    if (Op == "<=") return A <= B;
-    if (Op == ">=") return A >= B;
-    if (Op == "<<") return (B < 0 || B > 63) ? std::optional<int64_t>() : int64_t(uint64_t(A) << B);
-    if (Op == ">>") return (B < 0 || B > 63) ? std::optional<int64_t>() : (A >> B);
-    if (Op == "+") return A + B;
-    if (Op == "-") return A - B;
-    if (Op == "*") return A * B;
-    if (Op == "/") return B == 0 ? std::optional<int64_t>() : A / B;
-    if (Op == "%") return B == 0 ? std::optional<int64_t>() : A % B;
+    if (Op == "|")
+      return A | B;
+    if (Op == "^")
+      return A ^ B;
+    if (Op == "&")
+      return A & B;
+    if (Op == "==")
+      return A == B;
+    if (Op == "!=")
+      return A != B;
+    if (Op == "<")
+      return A < B;
+    if (Op == ">")
+      return A > B;
+    if (Op == "<=")
+      return A <= B;
+    if (Op == ">=")
+      return A >= B;
+    if (Op == "<<")
+      return (B < 0 || B > 63) ? std::optional<int64_t>() : int64_t(uint64_t(A) << B);
+    if (Op == ">>")
+      return (B < 0 || B > 63) ? std::optional<int64_t>() : (A >> B);
+    if (Op == "+")
+      return A + B;
+    if (Op == "-")
+      return A - B;
+    if (Op == "*")
+      return A * B;
+    if (Op == "/")
+      return B == 0 ? std::optional<int64_t>() : A / B;
+    if (Op == "%")
+      return B == 0 ? std::optional<int64_t>() : A % B;
     return std::nullopt;
   }
 

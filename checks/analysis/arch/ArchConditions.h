@@ -48,8 +48,7 @@ using MacroLookup = std::function<const CondMacro *(llvm::StringRef)>;
 
 /// Converts one token's spelling into a CondToken (numbers parsed, suffixes
 /// dropped).
-CondToken makeCondToken(llvm::StringRef Spelling, bool IsIdentifier,
-                        bool IsNumber);
+CondToken makeCondToken(llvm::StringRef Spelling, bool IsIdentifier, bool IsNumber);
 
 /// A tiny lexer for tests and for macro bodies given as text.
 std::vector<CondToken> lexConditionText(llvm::StringRef Text);

@@ -47,9 +47,9 @@ struct GuardBranch {
   unsigned Chain = 0;          ///< Index into chains().
   bool Else = false;           ///< `#else` or NV_IF_ELSE_TARGET's else arm.
   clang::SourceLocation DirectiveLoc;
-  std::string Condition;       ///< As written, for messages.
-  bool Compiled = false;       ///< This parse's preprocessor took the branch
-                               ///< (false for branches of skipped text).
+  std::string Condition; ///< As written, for messages.
+  bool Compiled = false; ///< This parse's preprocessor took the branch
+                         ///< (false for branches of skipped text).
 };
 
 struct GuardChain {
@@ -63,12 +63,12 @@ struct GuardChain {
 /// An arch-limited intrinsic call (or inline PTX instruction) found in text
 /// clang did not parse.
 struct TextualCall {
-  clang::SourceLocation Loc;   ///< The intrinsic's name.
+  clang::SourceLocation Loc; ///< The intrinsic's name.
   const WarpIntrinsic *Intrinsic = nullptr;
-  std::string AssignedVar;     ///< `x = ...call...;` / `x += ...`: "x".
-  bool SimpleReduction = false;///< Exactly `x = __reduce_op_sync(mask, x);`.
-  std::string MaskText;        ///< The mask argument as written.
-  std::optional<int64_t> MaskValue; ///< When it folds to a constant.
+  std::string AssignedVar;                  ///< `x = ...call...;` / `x += ...`: "x".
+  bool SimpleReduction = false;             ///< Exactly `x = __reduce_op_sync(mask, x);`.
+  std::string MaskText;                     ///< The mask argument as written.
+  std::optional<int64_t> MaskValue;         ///< When it folds to a constant.
   clang::SourceLocation StmtBegin, StmtEnd; ///< The statement (to its ';').
   /// Set for an instruction of an inline asm template ("redux.sync.add.s32"),
   /// then Loc is the template's first string and AssignedVar the variable of
@@ -88,7 +88,6 @@ private:
   bool TargetsRead = false;
 
 public:
-
   /// Reads the target list and the analysed arch from \p PP (once command
   /// line macros are defined). The recorder does this at the first directive;
   /// clangd replays no directive of the preamble, so a main file without
@@ -101,12 +100,9 @@ public:
   /// preprocessing starts.
   void useArchs(std::vector<unsigned> Archs, unsigned Analysed);
 
-  uint64_t allArchs() const {
-    return Archs.size() >= 64 ? ~0ull : ((1ull << Archs.size()) - 1);
-  }
+  uint64_t allArchs() const { return Archs.size() >= 64 ? ~0ull : ((1ull << Archs.size()) - 1); }
   /// The archs compiling the code at \p FileLoc (a file location).
-  ArchMask archsAt(clang::SourceLocation FileLoc,
-                   const clang::SourceManager &SM) const;
+  ArchMask archsAt(clang::SourceLocation FileLoc, const clang::SourceManager &SM) const;
   /// Indices of branches containing \p FileLoc, outermost first.
   std::vector<unsigned> branchesAt(clang::SourceLocation FileLoc,
                                    const clang::SourceManager &SM) const;

@@ -104,7 +104,7 @@ std::string guardRecordPath(StringRef Pch) { return (Pch + ".guards").str(); }
 
 std::vector<unsigned> recordedArchs(ArrayRef<unsigned> Targets, unsigned Analysed) {
   // Every sm_XX clang 22 accepts (the `a`/`f` variants share the number).
-  std::vector<unsigned> Archs = {20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72,
+  std::vector<unsigned> Archs = {20, 21, 30, 32, 35, 37, 50, 52,  53,  60,  61,  62,  70, 72,
                                  75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121};
   llvm::append_range(Archs, Targets);
   if (Analysed)
@@ -228,9 +228,9 @@ bool importGuardRecord(const json::Value &Record, ArchGuardMap &Map, const Sourc
                            Possible = B ? B->getInteger("possible") : std::nullopt,
                            Chain = B ? B->getInteger("chain") : std::nullopt;
     std::optional<StringRef> Condition = B ? B->getString("condition") : std::nullopt;
-    if (!B || !Begin || !End || !Definite || !Possible || !Chain || !Condition ||
-        *Chain < 0 || static_cast<size_t>(*Chain) >= Chains->size() ||
-        !R.file(B->get("file"), G.File) || !R.location(B->get("directive"), G.DirectiveLoc))
+    if (!B || !Begin || !End || !Definite || !Possible || !Chain || !Condition || *Chain < 0 ||
+        static_cast<size_t>(*Chain) >= Chains->size() || !R.file(B->get("file"), G.File) ||
+        !R.location(B->get("directive"), G.DirectiveLoc))
       return Fail("malformed branch");
     G.Begin = *Begin;
     G.End = *End;
@@ -248,8 +248,8 @@ bool importGuardRecord(const json::Value &Record, ArchGuardMap &Map, const Sourc
     GuardChain G;
     if (!Members || !R.location(C->get("begin"), G.Begin) || !R.location(C->get("end"), G.End))
       return Fail("malformed chain");
-    G.Kind = C->getBoolean("nvTarget").value_or(false) ? GuardKind::NvTarget
-                                                       : GuardKind::PreprocessorIf;
+    G.Kind =
+        C->getBoolean("nvTarget").value_or(false) ? GuardKind::NvTarget : GuardKind::PreprocessorIf;
     if (G.Kind == GuardKind::NvTarget && !AnalysedKnown)
       return Fail("an NV_IF_TARGET chain, and the analysed arch is not asked about");
     G.HasElse = C->getBoolean("hasElse").value_or(false);
@@ -265,13 +265,14 @@ bool importGuardRecord(const json::Value &Record, ArchGuardMap &Map, const Sourc
   std::vector<TextualCall> NewCalls;
   for (const json::Value &V : *Calls) {
     const json::Object *C = V.getAsObject();
-    std::optional<int64_t> Intrinsic = C ? C->getInteger("intrinsic") : std::nullopt;
+    // -1 when absent: one integer, not an optional GCC cannot follow.
+    int64_t Intrinsic = C ? C->getInteger("intrinsic").value_or(-1) : -1;
     TextualCall T;
-    if (!Intrinsic || *Intrinsic < 0 || static_cast<size_t>(*Intrinsic) >= Table.size() ||
+    if (Intrinsic < 0 || static_cast<size_t>(Intrinsic) >= Table.size() ||
         !R.location(C->get("loc"), T.Loc) || !R.location(C->get("stmtBegin"), T.StmtBegin) ||
         !R.location(C->get("stmtEnd"), T.StmtEnd))
       return Fail("malformed call");
-    T.Intrinsic = &Table[*Intrinsic];
+    T.Intrinsic = &Table[Intrinsic];
     T.AssignedVar = C->getString("var").value_or("").str();
     T.SimpleReduction = C->getBoolean("simple").value_or(false);
     T.MaskText = C->getString("mask").value_or("").str();

@@ -10,8 +10,8 @@
 
 #include "arch/ArchGuards.h"
 #include "arch/ArchGuardRecord.h"
-#include "intrinsics/InlinePtx.h"
 #include "arch/TargetArchs.h"
+#include "intrinsics/InlinePtx.h"
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/TargetInfo.h"
@@ -31,10 +31,17 @@ namespace {
 
 bool isAssignmentOp(const Token &T) {
   switch (T.getKind()) {
-  case tok::equal: case tok::plusequal: case tok::minusequal:
-  case tok::starequal: case tok::slashequal: case tok::percentequal:
-  case tok::ampequal: case tok::pipeequal: case tok::caretequal:
-  case tok::lesslessequal: case tok::greatergreaterequal:
+  case tok::equal:
+  case tok::plusequal:
+  case tok::minusequal:
+  case tok::starequal:
+  case tok::slashequal:
+  case tok::percentequal:
+  case tok::ampequal:
+  case tok::pipeequal:
+  case tok::caretequal:
+  case tok::lesslessequal:
+  case tok::greatergreaterequal:
     return true;
   default:
     return false;
@@ -64,8 +71,8 @@ public:
     if (!open(Loc))
       return;
     std::string N = PP.getSpelling(Name);
-    startBranch(Loc, evaluate(lexConditionText("!defined(" + N + ")"), !MD), false,
-                "#ifndef " + N, bool(MD));
+    startBranch(Loc, evaluate(lexConditionText("!defined(" + N + ")"), !MD), false, "#ifndef " + N,
+                bool(MD));
   }
   void Elif(SourceLocation Loc, SourceRange CondRange, ConditionValueKind V,
             SourceLocation) override {
@@ -77,8 +84,8 @@ public:
     std::optional<bool> Value;
     if (V != CVK_NotEvaluated)
       Value = V == CVK_True;
-    startBranch(Loc, evaluate(lexConditionText(Text), V == CVK_True, Value), false,
-                "#elif " + Text, V != CVK_True);
+    startBranch(Loc, evaluate(lexConditionText(Text), V == CVK_True, Value), false, "#elif " + Text,
+                V != CVK_True);
   }
   void Elifdef(SourceLocation Loc, const Token &Name, const MacroDefinition &MD) override {
     if (!next(Loc))
@@ -113,8 +120,7 @@ public:
       return;
     Open &O = Stack.back();
     bool Taken = !O.AnalysedTaken;
-    startBranch(Loc, evaluate({makeCondToken("1", false, true)}, Taken), true, "#else",
-                !Taken);
+    startBranch(Loc, evaluate({makeCondToken("1", false, true)}, Taken), true, "#else", !Taken);
   }
   void Endif(SourceLocation Loc, SourceLocation) override {
     if (Stack.empty())
@@ -156,18 +162,20 @@ public:
     // ID up in its own DiagnosticIDs, which do not know this engine's custom
     // IDs (that crashed).
     PP.getDiagnostics().Report(diag::err_fe_error_reading)
-        << guardRecordPath(Pch) << ("the arch guards recorded with the precompiled header "
-                                    "cannot be used: " + Why);
+        << guardRecordPath(Pch)
+        << ("the arch guards recorded with the precompiled header "
+            "cannot be used: " +
+            Why);
   }
 
 private:
   struct Open {
     bool Ignored = false;
     unsigned Chain = 0;
-    ArchMask Covered;          ///< Archs an earlier branch already took.
+    ArchMask Covered; ///< Archs an earlier branch already took.
     bool AnalysedTaken = false;
-    int Branch = -1;           ///< Current branch index in Map->Branches.
-    bool BranchSkipped = false;///< The analysed pass skipped its text.
+    int Branch = -1;            ///< Current branch index in Map->Branches.
+    bool BranchSkipped = false; ///< The analysed pass skipped its text.
   };
 
   Preprocessor &PP;
@@ -199,14 +207,13 @@ private:
       return "";
     SourceLocation Begin = R.getBegin();
     if (DirectiveLoc.isValid() && DirectiveLoc.isFileID() && R.getEnd().isFileID()) {
-      SourceLocation AfterName =
-          Lexer::getLocForEndOfToken(DirectiveLoc, 0, SM, PP.getLangOpts());
+      SourceLocation AfterName = Lexer::getLocForEndOfToken(DirectiveLoc, 0, SM, PP.getLangOpts());
       if (AfterName.isValid() && SM.getFileID(AfterName) == SM.getFileID(R.getEnd()) &&
           SM.getFileOffset(AfterName) <= SM.getFileOffset(R.getEnd()))
         Begin = AfterName;
     }
-    std::string Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, R.getEnd()),
-                                            SM, PP.getLangOpts())
+    std::string Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Begin, R.getEnd()), SM,
+                                            PP.getLangOpts())
                            .str();
     // Line continuations.
     std::string Out;
@@ -248,8 +255,7 @@ private:
   /// given, is the preprocessor's own answer for the analysed arch (whether
   /// it takes the branch), \p ConditionValue the value it computed for the
   /// condition itself.
-  ArchMask evaluate(const std::vector<CondToken> &Tokens,
-                    std::optional<bool> AnalysedValue,
+  ArchMask evaluate(const std::vector<CondToken> &Tokens, std::optional<bool> AnalysedValue,
                     std::optional<bool> ConditionValue = std::nullopt) {
     ArchMask M;
     MacroLookup Lookup = [this](llvm::StringRef N) { return lookupMacro(N); };
@@ -340,8 +346,7 @@ private:
     O.Branch = -1;
   }
 
-  void scanText(FileID File, unsigned Begin, unsigned End, bool SkipFirstLine,
-                bool Directives);
+  void scanText(FileID File, unsigned Begin, unsigned End, bool SkipFirstLine, bool Directives);
   void finishStatement(std::vector<Token> &Stmt);
 };
 
@@ -375,13 +380,11 @@ void Recorder::scanText(FileID File, unsigned Begin, unsigned End, bool SkipFirs
   const LangOptions &LO = PP.getLangOpts();
   // The raw lexer needs the buffer's terminating NUL: lex to the end of the
   // file and stop at End.
-  Lexer L(SM.getLocForStartOfFile(File), LO, Buffer.begin(), Buffer.begin() + Begin,
-          Buffer.end());
+  Lexer L(SM.getLocForStartOfFile(File), LO, Buffer.begin(), Buffer.begin() + Begin, Buffer.end());
   SourceLocation StartOfFile = SM.getLocForStartOfFile(File);
   auto PastEnd = [&](const Token &T) {
-    return T.is(tok::eof) ||
-           static_cast<unsigned>(T.getLocation().getRawEncoding() -
-                                 StartOfFile.getRawEncoding()) >= End;
+    return T.is(tok::eof) || static_cast<unsigned>(T.getLocation().getRawEncoding() -
+                                                   StartOfFile.getRawEncoding()) >= End;
   };
   std::vector<Token> Stmt;
   size_t BaseDepth = Stack.size();
@@ -411,8 +414,7 @@ void Recorder::scanText(FileID File, unsigned Begin, unsigned End, bool SkipFirs
       L.LexFromRawLexer(Name);
       if (PastEnd(Name))
         break;
-      std::string Directive =
-          Name.is(tok::raw_identifier) ? Name.getRawIdentifier().str() : "";
+      std::string Directive = Name.is(tok::raw_identifier) ? Name.getRawIdentifier().str() : "";
       // The rest of the directive line.
       std::vector<CondToken> Cond;
       std::string CondText;
@@ -427,19 +429,19 @@ void Recorder::scanText(FileID File, unsigned Begin, unsigned End, bool SkipFirs
         if (Rest.isAtStartOfLine())
           break;
         std::string S = Lexer::getSpelling(Rest, SM, LO);
-        Cond.push_back(makeCondToken(S, Rest.is(tok::raw_identifier),
-                                     Rest.is(tok::numeric_constant)));
+        Cond.push_back(
+            makeCondToken(S, Rest.is(tok::raw_identifier), Rest.is(tok::numeric_constant)));
         CondText += (CondText.empty() ? "" : " ") + S;
       }
       Pending = Rest;
       SourceLocation Loc = Name.getLocation();
       if (Directive == "if" || Directive == "ifdef" || Directive == "ifndef") {
         if (Directive != "if")
-          Cond = lexConditionText((Directive == "ifdef" ? "defined(" : "!defined(") +
-                                  CondText + ")");
+          Cond =
+              lexConditionText((Directive == "ifdef" ? "defined(" : "!defined(") + CondText + ")");
         open(Loc);
-        startBranch(Loc, evaluate(Cond, std::nullopt), false,
-                    "#" + Directive + " " + CondText, /*SkippedByPP=*/false);
+        startBranch(Loc, evaluate(Cond, std::nullopt), false, "#" + Directive + " " + CondText,
+                    /*SkippedByPP=*/false);
         // Nested text is scanned as part of this pass, not again on close.
         Stack.back().BranchSkipped = false;
         Map->Branches[Stack.back().Branch].Compiled = false; // inside skipped text
@@ -531,8 +533,7 @@ static void recordAsmInstructions(const std::vector<Token> &Stmt, const SourceMa
     std::string Output;
     if (I + 4 < Stmt.size() && Stmt[I].is(tok::colon) && Stmt[I + 1].is(tok::string_literal) &&
         Stmt[I + 2].is(tok::l_paren) && Stmt[I + 3].is(tok::raw_identifier) &&
-        Stmt[I + 4].is(tok::r_paren) &&
-        (I + 5 >= Stmt.size() || !Stmt[I + 5].is(tok::comma)))
+        Stmt[I + 4].is(tok::r_paren) && (I + 5 >= Stmt.size() || !Stmt[I + 5].is(tok::comma)))
       Output = Stmt[I + 3].getRawIdentifier().str();
     for (const PtxCollective &P : parseInlinePtxCollectives(Template)) {
       if (!P.Equivalent || P.Equivalent->MinArch <= 30)
@@ -566,9 +567,8 @@ void Recorder::finishStatement(std::vector<Token> &Stmt) {
     if (K >= 2 && Stmt[0].is(tok::raw_identifier) && isAssignmentOp(Stmt[1]))
       C.AssignedVar = Stmt[0].getRawIdentifier().str();
     // `x = __reduce_op_sync(<mask>, x);`
-    if (K == 2 && Stmt[1].is(tok::equal) && I->Kind == CollectiveKind::Reduce &&
-        Stmt.size() >= 9 && Stmt.back().is(tok::semi) &&
-        Stmt[Stmt.size() - 2].is(tok::r_paren) &&
+    if (K == 2 && Stmt[1].is(tok::equal) && I->Kind == CollectiveKind::Reduce && Stmt.size() >= 9 &&
+        Stmt.back().is(tok::semi) && Stmt[Stmt.size() - 2].is(tok::r_paren) &&
         Stmt[Stmt.size() - 3].is(tok::raw_identifier) &&
         Stmt[Stmt.size() - 3].getRawIdentifier() == C.AssignedVar &&
         Stmt[Stmt.size() - 4].is(tok::comma)) {
@@ -580,8 +580,8 @@ void Recorder::finishStatement(std::vector<Token> &Stmt) {
             Nested = true; // a second top-level comma: not the simple shape
         }
         std::string S = Lexer::getSpelling(Stmt[M], SM, LO);
-        Mask.push_back(makeCondToken(S, Stmt[M].is(tok::raw_identifier),
-                                     Stmt[M].is(tok::numeric_constant)));
+        Mask.push_back(
+            makeCondToken(S, Stmt[M].is(tok::raw_identifier), Stmt[M].is(tok::numeric_constant)));
         C.MaskText += (C.MaskText.empty() ? "" : " ") + S;
       }
       if (!Nested && !Mask.empty()) {
@@ -595,8 +595,8 @@ void Recorder::finishStatement(std::vector<Token> &Stmt) {
   Stmt.clear();
 }
 
-void Recorder::MacroExpands(const Token &NameTok, const MacroDefinition &,
-                            SourceRange Range, const MacroArgs *Args) {
+void Recorder::MacroExpands(const Token &NameTok, const MacroDefinition &, SourceRange Range,
+                            const MacroArgs *Args) {
   const IdentifierInfo *II = NameTok.getIdentifierInfo();
   if (!II || !Args)
     return;
@@ -668,8 +668,8 @@ void Recorder::MacroExpands(const Token &NameTok, const MacroDefinition &,
     B.File = SM.getFileID(Body.front().getLocation());
     // Inside the parentheses that wrap each arm.
     unsigned First = Body.front().is(tok::l_paren) ? 1 : 0;
-    SourceLocation BeginLoc = First < Body.size() ? Body[First].getLocation()
-                                                  : Body.front().getLocation();
+    SourceLocation BeginLoc =
+        First < Body.size() ? Body[First].getLocation() : Body.front().getLocation();
     B.Begin = SM.getFileOffset(BeginLoc);
     B.End = SM.getFileOffset(Body.back().getLocation()) + Body.back().getLength();
     B.Own = {M.Definite & ~Covered.Possible, M.Possible & ~Covered.Definite};
@@ -681,8 +681,7 @@ void Recorder::MacroExpands(const Token &NameTok, const MacroDefinition &,
       B.Condition = Name.str() + " else branch";
       Map->Chains[ChainIndex].HasElse = true;
     }
-    if (Dispatch && K + 1 == Arms.size() &&
-        (Cond == "NV_ANY_TARGET" || Cond == "NV_IS_DEVICE"))
+    if (Dispatch && K + 1 == Arms.size() && (Cond == "NV_ANY_TARGET" || Cond == "NV_IS_DEVICE"))
       Map->Chains[ChainIndex].HasElse = true;
     Covered.Definite |= M.Definite;
     Covered.Possible |= M.Possible;
@@ -705,9 +704,8 @@ void Recorder::MacroExpands(const Token &NameTok, const MacroDefinition &,
 
 } // namespace
 
-std::unique_ptr<PPCallbacks> makeArchGuardRecorder(Preprocessor &PP,
-                                                   std::shared_ptr<ArchGuardMap> Map,
-                                                   unsigned MinimumArch) {
+std::unique_ptr<PPCallbacks>
+makeArchGuardRecorder(Preprocessor &PP, std::shared_ptr<ArchGuardMap> Map, unsigned MinimumArch) {
   return std::make_unique<Recorder>(PP, std::move(Map), MinimumArch);
 }
 

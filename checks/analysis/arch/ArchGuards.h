@@ -39,9 +39,9 @@ namespace warp_tidy {
 /// Creates the recorder. \p Map is filled as preprocessing proceeds; the
 /// target list is read (TargetArchs) when the first directive is seen, so
 /// command-line macros are defined by then.
-std::unique_ptr<clang::PPCallbacks>
-makeArchGuardRecorder(clang::Preprocessor &PP, std::shared_ptr<ArchGuardMap> Map,
-                      unsigned MinimumArch);
+std::unique_ptr<clang::PPCallbacks> makeArchGuardRecorder(clang::Preprocessor &PP,
+                                                          std::shared_ptr<ArchGuardMap> Map,
+                                                          unsigned MinimumArch);
 
 } // namespace warp_tidy
 

@@ -27,8 +27,7 @@ namespace warp_tidy {
 /// Path (as clang names the file) -> its FileIDs, for every user (not
 /// system) file entered while the loaded AST files were built (a header
 /// without include guard may have been entered more than once).
-llvm::StringMap<llvm::SmallVector<clang::FileID, 1>>
-pchUserFiles(const clang::SourceManager &SM);
+llvm::StringMap<llvm::SmallVector<clang::FileID, 1>> pchUserFiles(const clang::SourceManager &SM);
 
 } // namespace warp_tidy
 

@@ -55,14 +55,12 @@ unsigned analysedDeviceArch(const clang::ASTContext &Ctx);
 /// \p MinimumArch are dropped (when that drops them all, the minimum itself
 /// is the one target). Empty only for a non-device (host) pass with neither
 /// macro nor minimum.
-std::vector<unsigned> targetArchs(const clang::ASTContext &Ctx,
-                                  const clang::Preprocessor *PP,
+std::vector<unsigned> targetArchs(const clang::ASTContext &Ctx, const clang::Preprocessor *PP,
                                   unsigned MinimumArch = 0);
 
 /// The same, for callers that have a preprocessor but no AST yet (PP
 /// callbacks); the target CPU comes from the preprocessor's TargetInfo.
-std::vector<unsigned> targetArchs(const clang::Preprocessor &PP,
-                                  unsigned MinimumArch = 0);
+std::vector<unsigned> targetArchs(const clang::Preprocessor &PP, unsigned MinimumArch = 0);
 
 /// "sm_75, sm_80 and sm_90" for messages.
 std::string describeArchs(const std::vector<unsigned> &Archs);

@@ -49,8 +49,11 @@ static bool mayFold(const Expr *E) {
     E = E->IgnoreParens();
     if (const auto *Cast = dyn_cast<CastExpr>(E)) {
       switch (Cast->getCastKind()) {
-      case CK_LValueToRValue: case CK_NoOp: case CK_IntegralCast:
-      case CK_IntegralToBoolean: case CK_BooleanToSignedIntegral:
+      case CK_LValueToRValue:
+      case CK_NoOp:
+      case CK_IntegralCast:
+      case CK_IntegralToBoolean:
+      case CK_BooleanToSignedIntegral:
         E = Cast->getSubExpr();
         continue;
       default:
@@ -59,7 +62,10 @@ static bool mayFold(const Expr *E) {
     }
     if (const auto *U = dyn_cast<UnaryOperator>(E)) {
       switch (U->getOpcode()) {
-      case UO_Plus: case UO_Minus: case UO_Not: case UO_LNot:
+      case UO_Plus:
+      case UO_Minus:
+      case UO_Not:
+      case UO_LNot:
         E = U->getSubExpr();
         continue;
       default:
@@ -121,8 +127,7 @@ const Stmt *discardedBranch(const Stmt *S) {
   // Sema folds a non-dependent `if constexpr` condition into a ConstantExpr
   // holding its value; a dependent one is decided per instantiation.
   const auto *Cond = dyn_cast_or_null<ConstantExpr>(If->getCond());
-  if (!Cond || Cond->isValueDependent() ||
-      Cond->getResultAPValueKind() != APValue::Int)
+  if (!Cond || Cond->isValueDependent() || Cond->getResultAPValueKind() != APValue::Int)
     return nullptr;
   return Cond->getResultAsAPSInt().getBoolValue() ? If->getElse() : If->getThen();
 }

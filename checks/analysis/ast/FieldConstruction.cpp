@@ -126,15 +126,15 @@ bool threadOnly(const Expr *E, const FieldDecl *Of, FieldStores &Stores, unsigne
            !isa<CXXOperatorCallExpr>(Call);
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf ||
-        UO->getOpcode() == UO_Deref)
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)
       return false;
     return threadOnly(UO->getSubExpr(), Of, Stores, Depth + 1);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
       return false;
-    return threadOnly(BO->getLHS(), Of, Stores, Depth + 1) && threadOnly(BO->getRHS(), Of, Stores, Depth + 1);
+    return threadOnly(BO->getLHS(), Of, Stores, Depth + 1) &&
+           threadOnly(BO->getRHS(), Of, Stores, Depth + 1);
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
     return threadOnly(CO->getCond(), Of, Stores, Depth + 1) &&
@@ -166,9 +166,7 @@ void FieldStores::collect() {
   C.TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 
-FieldStores &FieldStores::of(ASTContext &Ctx) {
-  return UnitContext::of(Ctx).get<FieldStores>();
-}
+FieldStores &FieldStores::of(ASTContext &Ctx) { return UnitContext::of(Ctx).get<FieldStores>(); }
 
 bool FieldStores::isStoredInto(const FieldDecl *F) {
   if (!Collected)
@@ -196,8 +194,7 @@ const Expr *constructionValue(const FieldDecl *F, FieldStores &Stores) {
     if (!Ctor->hasBody(Def)) {
       // A constructor of a class template never instantiated here builds
       // no object in this unit; any other may run elsewhere.
-      if (Ctor->getTemplateSpecializationKind() == TSK_ImplicitInstantiation ||
-          Ctor->isImplicit())
+      if (Ctor->getTemplateSpecializationKind() == TSK_ImplicitInstantiation || Ctor->isImplicit())
         continue;
       return nullptr;
     }
@@ -206,8 +203,7 @@ const Expr *constructionValue(const FieldDecl *F, FieldStores &Stores) {
       continue; // its target initialises the field
     const Expr *Init = nullptr;
     for (const CXXCtorInitializer *I : Defined->inits())
-      if (I->isMemberInitializer() &&
-          I->getMember()->getCanonicalDecl() == F->getCanonicalDecl())
+      if (I->isMemberInitializer() && I->getMember()->getCanonicalDecl() == F->getCanonicalDecl())
         Init = initialValue(I);
     if (!Init || !threadOnly(Init, F, Stores))
       return nullptr;

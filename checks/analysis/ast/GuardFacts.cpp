@@ -1,8 +1,8 @@
 //===--- GuardFacts.cpp - Conditions known to hold at a statement ---------===//
 
 #include "ast/GuardFacts.h"
-#include "ast/LocalWrites.h"
 #include "ast/AstQueries.h"
+#include "ast/LocalWrites.h"
 #include "ast/ThreadIndex.h"
 #include "ast/UnitParents.h"
 #include "clang/AST/ASTContext.h"
@@ -84,20 +84,38 @@ static bool normalise(const BinaryOperator *BO, bool Holds, Comparison &Out) {
   if (!Holds) {
     // !(a < b) == (a >= b) and so on (integers: no NaN to worry about).
     switch (Op) {
-    case BO_LT: Op = BO_GE; break;
-    case BO_LE: Op = BO_GT; break;
-    case BO_GT: Op = BO_LE; break;
-    case BO_GE: Op = BO_LT; break;
-    default: return false;
+    case BO_LT:
+      Op = BO_GE;
+      break;
+    case BO_LE:
+      Op = BO_GT;
+      break;
+    case BO_GT:
+      Op = BO_LE;
+      break;
+    case BO_GE:
+      Op = BO_LT;
+      break;
+    default:
+      return false;
     }
   }
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
   switch (Op) {
-  case BO_LT: Out = {L, R, true, BO}; return true;
-  case BO_LE: Out = {L, R, false, BO}; return true;
-  case BO_GT: Out = {R, L, true, BO}; return true;
-  case BO_GE: Out = {R, L, false, BO}; return true;
-  default: return false;
+  case BO_LT:
+    Out = {L, R, true, BO};
+    return true;
+  case BO_LE:
+    Out = {L, R, false, BO};
+    return true;
+  case BO_GT:
+    Out = {R, L, true, BO};
+    return true;
+  case BO_GE:
+    Out = {R, L, false, BO};
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -170,8 +188,7 @@ bool sameValue(const Expr *A, const Expr *B, const ASTContext &Ctx) {
   }
   if (const auto *BA = dyn_cast<BinaryOperator>(A)) {
     const auto *BB = dyn_cast<BinaryOperator>(B);
-    return BB && BA->getOpcode() == BB->getOpcode() &&
-           sameValue(BA->getLHS(), BB->getLHS(), Ctx) &&
+    return BB && BA->getOpcode() == BB->getOpcode() && sameValue(BA->getLHS(), BB->getLHS(), Ctx) &&
            sameValue(BA->getRHS(), BB->getRHS(), Ctx);
   }
   if (const auto *SA = dyn_cast<ArraySubscriptExpr>(A)) {

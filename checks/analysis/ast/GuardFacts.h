@@ -19,8 +19,8 @@
 #define WARP_TIDY_ANALYSIS_GUARDFACTS_H
 
 #include "ast/AstQueries.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace clang {
 class ASTContext;
@@ -64,7 +64,6 @@ void forEachComparisonOfPredicate(const clang::Expr *E, const clang::ASTContext 
 /// True when \p A and \p B are the same expression: the same variable,
 /// member chain, constant value or structurally identical arithmetic.
 bool sameValue(const clang::Expr *A, const clang::Expr *B, const clang::ASTContext &Ctx);
-
 
 /// The parent statement of \p S. With \p ViaDecl, a declaration in between
 /// (an initialiser's VarDecl) stops the walk and is returned there; without

@@ -36,8 +36,7 @@ const VarDecl *localArrayBehind(const Expr *Pointer) {
 /// null when it is memory (`Atomics &a = p.atomics[blockIdx.z]`).
 const VarDecl *localBehindReference(const VarDecl *V) {
   const Expr *Init = V->getInit()->IgnoreParenImpCasts();
-  if (const auto *Deref = dyn_cast<UnaryOperator>(Init);
-      Deref && Deref->getOpcode() == UO_Deref)
+  if (const auto *Deref = dyn_cast<UnaryOperator>(Init); Deref && Deref->getOpcode() == UO_Deref)
     return localArrayBehind(Deref->getSubExpr());
   return storedLocal(Init);
 }
@@ -60,8 +59,8 @@ const VarDecl *storedLocal(const Expr *E) {
       // reference parameter (the summary's ReferenceOut), a whole reference
       // local (what a range-for body assigns to its element) and one bound
       // to a local object stay tracked as themselves.
-      if (Part && V->getType()->isReferenceType() && !isa<ParmVarDecl>(V) &&
-          V->getInit() && !localBehindReference(V))
+      if (Part && V->getType()->isReferenceType() && !isa<ParmVarDecl>(V) && V->getInit() &&
+          !localBehindReference(V))
         return nullptr;
       return V;
     }

@@ -69,10 +69,9 @@ private:
 /// to a non-const reference, an argument bound to a non-const reference
 /// parameter (except those of \p ReadOnlyCall), and each output of an
 /// inline asm (then \p asm is the statement and \p output the index).
-void forEachStore(const clang::Stmt *S, const clang::CallExpr *ReadOnlyCall,
-                  llvm::function_ref<void(const clang::Expr *, const clang::GCCAsmStmt *,
-                                          unsigned)>
-                      OnStore);
+void forEachStore(
+    const clang::Stmt *S, const clang::CallExpr *ReadOnlyCall,
+    llvm::function_ref<void(const clang::Expr *, const clang::GCCAsmStmt *, unsigned)> OnStore);
 
 /// The local variable or parameter an lvalue stores into: `x`, `s.f`,
 /// `a[i]` (a local array) all store into their root variable; null for a

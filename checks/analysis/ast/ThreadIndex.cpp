@@ -2,10 +2,10 @@
 
 #include "ast/ThreadIndex.h"
 #include "ast/AstQueries.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringRef.h"
@@ -22,8 +22,9 @@ static BuiltinIndex classifyField(llvm::StringRef Var, llvm::StringRef Field) {
   if (C != 'x' && C != 'y' && C != 'z')
     return BuiltinIndex::None;
   if (Var == "threadIdx")
-    return C == 'x' ? BuiltinIndex::ThreadIdxX
-                    : C == 'y' ? BuiltinIndex::ThreadIdxY : BuiltinIndex::ThreadIdxZ;
+    return C == 'x'   ? BuiltinIndex::ThreadIdxX
+           : C == 'y' ? BuiltinIndex::ThreadIdxY
+                      : BuiltinIndex::ThreadIdxZ;
   if (Var == "blockIdx")
     return BuiltinIndex::BlockIdx;
   if (Var == "blockDim")
@@ -49,8 +50,7 @@ static llvm::StringRef builtinVarName(const Expr *Base) {
   if (!Record || !Record->getIdentifier())
     return "";
   llvm::StringRef RecordName = Record->getName();
-  if (!RecordName.starts_with("__cuda_builtin_") && RecordName != "uint3" &&
-      RecordName != "dim3")
+  if (!RecordName.starts_with("__cuda_builtin_") && RecordName != "uint3" && RecordName != "dim3")
     return "";
   return Var->getName();
 }
@@ -106,9 +106,9 @@ bool isBlockUniformResultCall(const FunctionDecl *Callee) {
     return false;
   llvm::StringRef Name = Callee->getName();
   return Name == "__syncthreads_or" || Name == "__syncthreads_and" ||
-         Name == "__syncthreads_count" || Name == "syncthreads_or" ||
-         Name == "syncthreads_and" || Name == "syncthreads_count" ||
-         Name == "__nvvm_bar0_or" || Name == "__nvvm_bar0_and" || Name == "__nvvm_bar0_popc";
+         Name == "__syncthreads_count" || Name == "syncthreads_or" || Name == "syncthreads_and" ||
+         Name == "syncthreads_count" || Name == "__nvvm_bar0_or" || Name == "__nvvm_bar0_and" ||
+         Name == "__nvvm_bar0_popc";
 }
 
 static bool inNamespaceNamed(const DeclContext *DC, llvm::StringRef Name) {
@@ -129,19 +129,19 @@ bool isThreadVaryingSourceCall(const FunctionDecl *Callee) {
                 Name.starts_with("__atomic") || Name.starts_with("__hip_atomic") ||
                 Name.starts_with("fetch_") || Name == "exchange" ||
                 Name.starts_with("compare_exchange");
-  bool PerThread =
-      Name == "clock" || Name == "clock64" || Name == "__globaltimer" ||
-      Name == "__activemask" || Name == "__lanemask_lt" || Name == "__lanemask_le" ||
-      Name == "__lanemask_gt" || Name == "__lanemask_ge" || Name == "__lanemask_eq" ||
-      Name == "__nvvm_read_ptx_sreg_laneid" || Name == "get_sreg_laneid" ||
-      Name.starts_with("curand");
+  bool PerThread = Name == "clock" || Name == "clock64" || Name == "__globaltimer" ||
+                   Name == "__activemask" || Name == "__lanemask_lt" || Name == "__lanemask_le" ||
+                   Name == "__lanemask_gt" || Name == "__lanemask_ge" || Name == "__lanemask_eq" ||
+                   Name == "__nvvm_read_ptx_sreg_laneid" || Name == "get_sreg_laneid" ||
+                   Name.starts_with("curand");
   // The names are CUDA's: only its own declarations (a builtin, a system
   // header) are opaque sources. A project's `atomicAggInc` or `clock()`
   // wrapper has a body that the analysis reads like any other helper's.
   if (Atomic || PerThread)
     return isToolchainDeclaration(Callee);
   // Cooperative groups: a member giving the calling thread's rank/index.
-  if (isa<CXXMethodDecl>(Callee) && inNamespaceNamed(Callee->getDeclContext(), "cooperative_groups"))
+  if (isa<CXXMethodDecl>(Callee) &&
+      inNamespaceNamed(Callee->getDeclContext(), "cooperative_groups"))
     return Name == "thread_rank" || Name == "thread_index" || Name == "thread_id";
   return false;
 }

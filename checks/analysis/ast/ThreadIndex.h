@@ -23,10 +23,10 @@ enum class BuiltinIndex {
   ThreadIdxX,
   ThreadIdxY,
   ThreadIdxZ,
-  BlockIdx,   ///< any component
+  BlockIdx, ///< any component
   BlockDimX,
   BlockDimYZ,
-  GridDim,    ///< any component
+  GridDim, ///< any component
   WarpSize,
 };
 

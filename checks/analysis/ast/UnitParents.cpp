@@ -110,8 +110,7 @@ private:
     case Stmt::LambdaExprClass: {
       auto *Lambda = cast<LambdaExpr>(S);
       for (unsigned I = 0, N = Lambda->capture_size(); I != N; ++I)
-        TraverseLambdaCapture(Lambda, Lambda->capture_begin() + I,
-                              Lambda->capture_init_begin()[I]);
+        TraverseLambdaCapture(Lambda, Lambda->capture_begin() + I, Lambda->capture_init_begin()[I]);
       TraverseDecl(Lambda->getLambdaClass());
       break;
     }

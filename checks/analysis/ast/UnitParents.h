@@ -40,8 +40,7 @@ clang::DynTypedNode firstParent(const clang::DynTypedNode &Node, clang::ASTConte
 /// `forCallable` matcher follows up to a function.
 clang::DynTypedNode lastParent(const clang::DynTypedNode &Node, clang::ASTContext &Ctx);
 
-template <typename T>
-clang::DynTypedNode firstParent(const T &Node, clang::ASTContext &Ctx) {
+template <typename T> clang::DynTypedNode firstParent(const T &Node, clang::ASTContext &Ctx) {
   return firstParent(clang::DynTypedNode::create(Node), Ctx);
 }
 

@@ -141,8 +141,7 @@ unsigned tileSizeOf(const Expr *Object) {
   QualType T = Object->IgnoreImpCasts()->getType().getNonReferenceType();
   if (const auto *PT = T->getAs<PointerType>())
     T = PT->getPointeeType();
-  const auto *Spec =
-      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
   if (!Spec || !Spec->getIdentifier() || !Spec->getName().contains("thread_block_tile"))
     return 0;
   const TemplateArgumentList &Args = Spec->getTemplateArgs();

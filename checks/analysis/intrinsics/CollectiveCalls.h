@@ -3,10 +3,10 @@
 // Maps a clang CallExpr onto the intrinsic table. Free CUDA intrinsics are
 // recognised by name among the toolchain's own declarations (a builtin or a
 // system header: clang's CUDA headers, the CUDA toolkit); a project's
-// function of the same name is a helper, analysed through its body. wmma functions by their enclosing `wmma` namespace;
-// cooperative-groups tile members by the class they are declared in (CUDA's
-// implementation spreads them over several base classes of
-// `thread_block_tile`, so the recogniser normalises those names).
+// function of the same name is a helper, analysed through its body. wmma functions by their
+// enclosing `wmma` namespace; cooperative-groups tile members by the class they are declared in
+// (CUDA's implementation spreads them over several base classes of `thread_block_tile`, so the
+// recogniser normalises those names).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,8 +49,7 @@ std::optional<CollectiveCall> recogniseCollective(const clang::CallExpr *Call);
 /// Folds a mask expression to a constant when the language can: literals,
 /// const/constexpr variables, enumerators, macros and constant expressions.
 /// Template-dependent or runtime masks give std::nullopt.
-std::optional<uint32_t> evaluateMask(const clang::Expr *Mask,
-                                     const clang::ASTContext &Ctx);
+std::optional<uint32_t> evaluateMask(const clang::Expr *Mask, const clang::ASTContext &Ctx);
 
 /// The constant value of a mask argument: what evaluateMask folds, plus
 /// local variables initialised with a constant and never written or
@@ -58,8 +57,7 @@ std::optional<uint32_t> evaluateMask(const clang::Expr *Mask,
 /// followed through a few such copies. Every check that asks "is this mask
 /// a constant" asks this, so a mask spelled through a plain local is judged
 /// the same everywhere.
-std::optional<uint32_t> resolveMaskConstant(const clang::Expr *Mask,
-                                            const clang::ASTContext &Ctx);
+std::optional<uint32_t> resolveMaskConstant(const clang::Expr *Mask, const clang::ASTContext &Ctx);
 
 /// The local variable whose initialiser resolveMaskConstant() read for \p
 /// Mask, when the mask is not itself a constant expression (a `const`

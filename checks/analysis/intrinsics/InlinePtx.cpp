@@ -212,8 +212,7 @@ private:
   }
 
   std::optional<PtxCollective> collective(llvm::ArrayRef<llvm::StringRef> Parts,
-                                          llvm::StringRef Opcode,
-                                          llvm::ArrayRef<std::string> Ops) {
+                                          llvm::StringRef Opcode, llvm::ArrayRef<std::string> Ops) {
     llvm::StringRef Base = Parts[0];
     const char *Name = nullptr;
     enum Shape { Shuffle, DestValueMask, MaskOnly, DestOnly } Form = DestValueMask;

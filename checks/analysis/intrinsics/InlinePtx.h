@@ -86,8 +86,7 @@ struct PtxCollective {
 /// used to resolve `%[name]`. Text that is not a recognised collective is
 /// skipped; a malformed collective (missing operands) is left out.
 llvm::SmallVector<PtxCollective, 1>
-parseInlinePtxCollectives(llvm::StringRef Template,
-                          llvm::ArrayRef<std::string> OperandNames = {});
+parseInlinePtxCollectives(llvm::StringRef Template, llvm::ArrayRef<std::string> OperandNames = {});
 
 /// The shuffle width a shfl.sync control word encodes (32 minus its segment
 /// mask), or std::nullopt when the segment mask is not one of the values a

@@ -23,9 +23,7 @@ std::optional<int64_t> CollectiveOperand::constant(const ASTContext &Ctx) const 
 
 const CallExpr *WarpCollective::call() const { return dyn_cast_or_null<CallExpr>(At); }
 
-const GCCAsmStmt *WarpCollective::asmStmt() const {
-  return dyn_cast_or_null<GCCAsmStmt>(At);
-}
+const GCCAsmStmt *WarpCollective::asmStmt() const { return dyn_cast_or_null<GCCAsmStmt>(At); }
 
 std::string WarpCollective::displayName() const {
   if (isInlinePtx())

@@ -76,8 +76,10 @@ const WarpIntrinsic Table[] = {
     {"sync", K::TileMember, D::None, N, N, N, N, 30, true, true, "", "thread_block_tile"},
     // cooperative_groups algorithms over a tile.
     {"reduce", K::TileReduce, D::None, N, 1, N, N, 30, true, true, "", "cooperative_groups"},
-    {"inclusive_scan", K::TileReduce, D::None, N, 1, N, N, 30, true, true, "", "cooperative_groups"},
-    {"exclusive_scan", K::TileReduce, D::None, N, 1, N, N, 30, true, true, "", "cooperative_groups"},
+    {"inclusive_scan", K::TileReduce, D::None, N, 1, N, N, 30, true, true, "",
+     "cooperative_groups"},
+    {"exclusive_scan", K::TileReduce, D::None, N, 1, N, N, 30, true, true, "",
+     "cooperative_groups"},
 };
 
 } // namespace
@@ -105,8 +107,7 @@ const WarpIntrinsic *lookupWarpIntrinsic(llvm::StringRef Name) {
   return nullptr;
 }
 
-const WarpIntrinsic *lookupScopedWarpIntrinsic(llvm::StringRef Scope,
-                                               llvm::StringRef Name) {
+const WarpIntrinsic *lookupScopedWarpIntrinsic(llvm::StringRef Scope, llvm::StringRef Name) {
   for (const WarpIntrinsic &I : Table)
     if (!I.Scope.empty() && I.Scope == Scope && I.Name == Name)
       return &I;

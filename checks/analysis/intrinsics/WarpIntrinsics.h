@@ -24,16 +24,16 @@ namespace warp_tidy {
 /// which rules apply (e.g. reading from an exited lane matters for shuffles
 /// only).
 enum class CollectiveKind {
-  Shuffle,    ///< __shfl*_sync and legacy __shfl*: reads another lane's value.
-  Vote,       ///< __any/__all/__uni_sync and legacy __any/__all.
-  Ballot,     ///< __ballot_sync and legacy __ballot.
-  Match,      ///< __match_any_sync / __match_all_sync.
-  Reduce,     ///< __reduce_*_sync.
-  WarpBarrier,///< __syncwarp.
-  ActiveMask, ///< __activemask: not a collective, reports converged lanes.
-  Matrix,     ///< nvcuda::wmma load/store/mma_sync: whole warp, no mask.
-  TileMember, ///< cooperative_groups tile members (shfl*, any, all, sync...).
-  TileReduce, ///< cooperative_groups::reduce / inclusive_scan on a tile.
+  Shuffle,     ///< __shfl*_sync and legacy __shfl*: reads another lane's value.
+  Vote,        ///< __any/__all/__uni_sync and legacy __any/__all.
+  Ballot,      ///< __ballot_sync and legacy __ballot.
+  Match,       ///< __match_any_sync / __match_all_sync.
+  Reduce,      ///< __reduce_*_sync.
+  WarpBarrier, ///< __syncwarp.
+  ActiveMask,  ///< __activemask: not a collective, reports converged lanes.
+  Matrix,      ///< nvcuda::wmma load/store/mma_sync: whole warp, no mask.
+  TileMember,  ///< cooperative_groups tile members (shfl*, any, all, sync...).
+  TileReduce,  ///< cooperative_groups::reduce / inclusive_scan on a tile.
 };
 
 /// Which direction a shuffle reads from; drives the scan checks.
@@ -43,19 +43,19 @@ enum class ShuffleDirection { None, Index, Up, Down, Xor };
 inline constexpr int NoArgument = -1;
 
 struct WarpIntrinsic {
-  llvm::StringRef Name;           ///< Unqualified callee name.
+  llvm::StringRef Name; ///< Unqualified callee name.
   CollectiveKind Kind;
   ShuffleDirection Direction;
-  int MaskArg;                    ///< Index of the 32-bit lane mask.
-  int ValueArg;                   ///< Index of the value operand.
-  int LaneOrDeltaArg;             ///< srcLane / delta / laneMask.
-  int WidthArg;                   ///< Index of the optional `width`.
-  unsigned MinArch;               ///< Lowest sm_XX (as XX*10) providing it.
-  bool IsSync;                    ///< Has an explicit (or implicit) mask.
-  bool NeedsWholeWarp;            ///< Implicit full-warp collective.
-  llvm::StringRef SyncReplacement;///< For legacy forms: the `_sync` name.
-  llvm::StringRef Scope;          ///< Required enclosing namespace/class
-                                  ///< ("" for free CUDA intrinsics).
+  int MaskArg;                     ///< Index of the 32-bit lane mask.
+  int ValueArg;                    ///< Index of the value operand.
+  int LaneOrDeltaArg;              ///< srcLane / delta / laneMask.
+  int WidthArg;                    ///< Index of the optional `width`.
+  unsigned MinArch;                ///< Lowest sm_XX (as XX*10) providing it.
+  bool IsSync;                     ///< Has an explicit (or implicit) mask.
+  bool NeedsWholeWarp;             ///< Implicit full-warp collective.
+  llvm::StringRef SyncReplacement; ///< For legacy forms: the `_sync` name.
+  llvm::StringRef Scope;           ///< Required enclosing namespace/class
+                                   ///< ("" for free CUDA intrinsics).
 };
 
 /// Every entry, in a stable order.
@@ -71,8 +71,7 @@ const WarpIntrinsic *lookupWarpIntrinsic(llvm::StringRef Name);
 /// Looks up a scoped collective: \p Scope is the innermost enclosing
 /// namespace or class name as written (e.g. "wmma", "thread_block_tile",
 /// "cooperative_groups"), \p Name the member or function name.
-const WarpIntrinsic *lookupScopedWarpIntrinsic(llvm::StringRef Scope,
-                                               llvm::StringRef Name);
+const WarpIntrinsic *lookupScopedWarpIntrinsic(llvm::StringRef Scope, llvm::StringRef Name);
 
 /// Human-readable name of a kind, used in diagnostics ("shuffle", "vote"...).
 llvm::StringRef describeKind(CollectiveKind Kind);

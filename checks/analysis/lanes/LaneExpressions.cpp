@@ -2,9 +2,9 @@
 
 #include "lanes/LaneExpressions.h"
 #include "ast/AstQueries.h"
-#include "lanes/LaneIdentity.h"
 #include "ast/LocalWrites.h"
 #include "ast/ThreadIndex.h"
+#include "lanes/LaneIdentity.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -117,4 +117,3 @@ bool mentionsThreadPosition(const Expr *E, const ASTContext &Ctx) {
 }
 
 } // namespace warp_tidy
-

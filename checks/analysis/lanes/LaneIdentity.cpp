@@ -20,9 +20,7 @@ namespace warp_tidy {
 
 PositionEnvironment::~PositionEnvironment() = default;
 
-const Expr *PositionEnvironment::definition(const VarDecl *V) {
-  return singleAssignmentInit(V);
-}
+const Expr *PositionEnvironment::definition(const VarDecl *V) { return singleAssignmentInit(V); }
 
 bool PositionEnvironment::isLaneRegister(const VarDecl *V) {
   const LocalWriteFacts *W = localWritesOf(V);
@@ -100,8 +98,7 @@ const Expr *stripIndexConversions(const Expr *E, const ASTContext &Ctx) {
 }
 
 bool sameForm(const PositionForm &A, const PositionForm &B) {
-  return A.Kind == B.Kind && A.Value == B.Value && A.Exact == B.Exact &&
-         A.GroupSize == B.GroupSize;
+  return A.Kind == B.Kind && A.Value == B.Value && A.Exact == B.Exact && A.GroupSize == B.GroupSize;
 }
 
 struct Recogniser {
@@ -188,8 +185,7 @@ struct Recogniser {
       if (Name == "thread_rank") {
         // The block-linear index: threadIdx.x where rows are whole warps.
         if (isThreadBlockType(ObjType))
-          return Env.AssumeWarpAlignedBlocks ? make(PositionForm::ThreadX, true)
-                                             : PositionForm();
+          return Env.AssumeWarpAlignedBlocks ? make(PositionForm::ThreadX, true) : PositionForm();
         if (N || isTileLikeType(ObjType)) {
           PositionForm F = make(N == 32 ? PositionForm::Lane : PositionForm::GroupRank);
           F.GroupSize = N;
@@ -281,8 +277,7 @@ struct Recogniser {
       if ((IsLaneSource(L) && IsConstant(R, 31)) || (IsLaneSource(R) && IsConstant(L, 31)))
         return make(PositionForm::Lane);
       // threadIdx.x & ~31: the first thread of the warp.
-      if (L.Kind == PositionForm::ThreadX && R.Kind == PositionForm::Constant &&
-          R.Value % 32 == 0)
+      if (L.Kind == PositionForm::ThreadX && R.Kind == PositionForm::Constant && R.Value % 32 == 0)
         return make(PositionForm::WarpUniform);
       break;
     case BO_Div:

@@ -29,8 +29,7 @@ void addValue(Values &Out, int64_t V) {
 
 class HostValues {
 public:
-  HostValues(ASTContext &Ctx, const FunctionDecl *Fn, const Stmt *At)
-      : Ctx(Ctx), Fn(Fn), At(At) {}
+  HostValues(ASTContext &Ctx, const FunctionDecl *Fn, const Stmt *At) : Ctx(Ctx), Fn(Fn), At(At) {}
 
   std::optional<Values> of(const Expr *E, unsigned Depth = 0) {
     if (!E || Depth > 8)
@@ -68,19 +67,38 @@ public:
 private:
   static std::optional<int64_t> apply(BinaryOperatorKind Op, int64_t L, int64_t R) {
     switch (Op) {
-    case BO_Add: case BO_AddAssign: return L + R;
-    case BO_Sub: case BO_SubAssign: return L - R;
-    case BO_Mul: case BO_MulAssign: return L * R;
-    case BO_Div: case BO_DivAssign: return R == 0 ? std::nullopt : std::optional(L / R);
-    case BO_Rem: case BO_RemAssign: return R == 0 ? std::nullopt : std::optional(L % R);
-    case BO_Shl: case BO_ShlAssign:
+    case BO_Add:
+    case BO_AddAssign:
+      return L + R;
+    case BO_Sub:
+    case BO_SubAssign:
+      return L - R;
+    case BO_Mul:
+    case BO_MulAssign:
+      return L * R;
+    case BO_Div:
+    case BO_DivAssign:
+      return R == 0 ? std::nullopt : std::optional(L / R);
+    case BO_Rem:
+    case BO_RemAssign:
+      return R == 0 ? std::nullopt : std::optional(L % R);
+    case BO_Shl:
+    case BO_ShlAssign:
       return R < 0 || R > 30 ? std::nullopt : std::optional(L << R);
-    case BO_Shr: case BO_ShrAssign:
+    case BO_Shr:
+    case BO_ShrAssign:
       return R < 0 || R > 62 ? std::nullopt : std::optional(L >> R);
-    case BO_And: case BO_AndAssign: return L & R;
-    case BO_Or: case BO_OrAssign: return L | R;
-    case BO_Xor: case BO_XorAssign: return L ^ R;
-    default: return std::nullopt;
+    case BO_And:
+    case BO_AndAssign:
+      return L & R;
+    case BO_Or:
+    case BO_OrAssign:
+      return L | R;
+    case BO_Xor:
+    case BO_XorAssign:
+      return L ^ R;
+    default:
+      return std::nullopt;
     }
   }
 
@@ -152,8 +170,7 @@ private:
           Bound[Var] = Old;
           std::optional<Values> R = of(B->getRHS(), Depth + 1);
           Bound.erase(Var);
-          New = B->getOpcode() == BO_Assign ? R
-                                            : combine(B->getOpcode(), Values{Old}, R);
+          New = B->getOpcode() == BO_Assign ? R : combine(B->getOpcode(), Values{Old}, R);
         }
         if (!New)
           return std::nullopt;
@@ -245,8 +262,8 @@ std::optional<llvm::SmallVector<BlockShape, 8>> shapesOf(const Expr *E, HostValu
       for (int64_t Z : Dims[2]) {
         if (X < 1 || Y < 1 || Z < 1 || X * Y * Z > MaxBlockThreads)
           continue;
-        BlockShape S{static_cast<unsigned>(X), static_cast<unsigned>(Y),
-                     static_cast<unsigned>(Z), nullptr};
+        BlockShape S{static_cast<unsigned>(X), static_cast<unsigned>(Y), static_cast<unsigned>(Z),
+                     nullptr};
         if (llvm::find(Out, S) == Out.end())
           Out.push_back(S);
       }
@@ -266,14 +283,12 @@ const Expr *blockXExpression(const CUDAKernelCallExpr *Launch, ASTContext &Ctx) 
 }
 
 std::optional<llvm::SmallVector<BlockShape, 8>>
-blockShapesOfLaunch(const CUDAKernelCallExpr *Launch, const FunctionDecl *Caller,
-                    ASTContext &Ctx) {
+blockShapesOfLaunch(const CUDAKernelCallExpr *Launch, const FunctionDecl *Caller, ASTContext &Ctx) {
   const CallExpr *Config = Launch ? Launch->getConfig() : nullptr;
   if (!Config || Config->getNumArgs() < 2 || !Caller)
     return std::nullopt;
   HostValues Host(Ctx, Caller, Launch);
-  std::optional<llvm::SmallVector<BlockShape, 8>> Shapes =
-      shapesOf(Config->getArg(1), Host, Ctx);
+  std::optional<llvm::SmallVector<BlockShape, 8>> Shapes = shapesOf(Config->getArg(1), Host, Ctx);
   if (Shapes)
     for (BlockShape &S : *Shapes)
       S.Launch = Launch;

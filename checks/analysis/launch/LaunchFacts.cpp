@@ -1,8 +1,8 @@
 //===--- LaunchFacts.cpp - What every launch in the unit says about a kernel ===//
 
 #include "launch/LaunchFacts.h"
-#include "ast/LocalWrites.h"
 #include "ast/AstQueries.h"
+#include "ast/LocalWrites.h"
 #include "ast/UnitContext.h"
 #include "ast/UnitParents.h"
 
@@ -39,8 +39,7 @@ const Expr *throughForwarding(const Expr *E) {
   while (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || Call->getNumArgs() != 1 || !Callee->isInStdNamespace() ||
-        !Callee->getIdentifier() ||
-        (Callee->getName() != "forward" && Callee->getName() != "move"))
+        !Callee->getIdentifier() || (Callee->getName() != "forward" && Callee->getName() != "move"))
       break;
     E = stripValue(Call->getArg(0));
   }
@@ -67,9 +66,7 @@ bool neverFallsThrough(const Stmt *S) {
   if (isa<ReturnStmt>(S) || isa<CXXThrowExpr>(S))
     return true;
   if (const auto *Block = dyn_cast<CompoundStmt>(S))
-    return llvm::any_of(Block->body(), [](const Stmt *Child) {
-      return neverFallsThrough(Child);
-    });
+    return llvm::any_of(Block->body(), [](const Stmt *Child) { return neverFallsThrough(Child); });
   if (const auto *Do = dyn_cast<DoStmt>(S))
     return neverFallsThrough(Do->getBody());
   return isNoReturnCall(S);
@@ -182,10 +179,12 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return true; }
 
-  bool TraverseFunctionDecl(FunctionDecl *FD) { return inFunction(FD, [&] {
-      return RecursiveASTVisitor::TraverseFunctionDecl(FD); }); }
-  bool TraverseCXXMethodDecl(CXXMethodDecl *MD) { return inFunction(MD, [&] {
-      return RecursiveASTVisitor::TraverseCXXMethodDecl(MD); }); }
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    return inFunction(FD, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(FD); });
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *MD) {
+    return inFunction(MD, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(MD); });
+  }
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()); isKernel(FD))
@@ -211,7 +210,8 @@ public:
       return true;
     }
     if (const FunctionDecl *Callee = Call->getDirectCallee())
-      if (isGenericLaunchApi(Callee) && !Ctx.getSourceManager().isInSystemHeader(Call->getBeginLoc()))
+      if (isGenericLaunchApi(Callee) &&
+          !Ctx.getSourceManager().isInSystemHeader(Call->getBeginLoc()))
         GenericLaunch = true;
     return true;
   }
@@ -252,8 +252,7 @@ public:
   }
 
 private:
-  llvm::DenseMap<std::pair<const Stmt *, const CallExpr *>, llvm::DenseSet<const VarDecl *>>
-      Scans;
+  llvm::DenseMap<std::pair<const Stmt *, const CallExpr *>, llvm::DenseSet<const VarDecl *>> Scans;
 };
 
 namespace {
@@ -577,7 +576,7 @@ void LaunchFacts::collect() {
         const auto *Passed = dyn_cast<DeclRefExpr>(throughForwarding(Arg));
         const auto *P = Passed ? dyn_cast<ParmVarDecl>(Passed->getDecl()) : nullptr;
         From.push_back(P && P->getDeclContext() == Fn ? static_cast<int>(P->getFunctionScopeIndex())
-                                                       : -1);
+                                                      : -1);
       }
       W.Sites.push_back(L);
       W.ForwardedFrom.push_back(std::move(From));
@@ -610,8 +609,8 @@ void LaunchFacts::collect() {
         const Launcher &W = It->second;
         for (unsigned S = 0; S < W.Sites.size(); ++S) {
           // The caller is the function around the launcher call.
-          Launch L{Kernel, enclosingFunction(U.Call, Ctx), U.Call, true, {},
-                   U.Call->getDirectCallee(), nullptr, {}};
+          Launch L{Kernel, enclosingFunction(U.Call, Ctx), U.Call,  true,
+                   {},     U.Call->getDirectCallee(),      nullptr, {}};
           L.InnerAt = W.Sites[S]->At;
           for (unsigned I = 0; I < W.Sites[S]->Args.size(); ++I) {
             int From = W.ForwardedFrom[S][I];
@@ -677,9 +676,7 @@ const LaunchFacts::KernelFacts *LaunchFacts::kernelFacts(const FunctionDecl *Key
   return &F;
 }
 
-LaunchFacts &LaunchFacts::of(ASTContext &Ctx) {
-  return UnitContext::of(Ctx).get<LaunchFacts>();
-}
+LaunchFacts &LaunchFacts::of(ASTContext &Ctx) { return UnitContext::of(Ctx).get<LaunchFacts>(); }
 
 LaunchFacts::LaunchFacts(ASTContext &Ctx) : Ctx(Ctx) {}
 LaunchFacts::~LaunchFacts() = default;

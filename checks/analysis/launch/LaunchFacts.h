@@ -82,12 +82,12 @@ public:
 
 private:
   struct KernelFacts {
-    bool Usable = false; ///< every launch seen, at least one
+    bool Usable = false;                     ///< every launch seen, at least one
     llvm::SmallVector<unsigned, 8> ZeroBits; ///< per parameter
   };
   struct ShapeFacts {
-    bool Readable = true; ///< every launch's shapes are constants
-    bool Escapes = false; ///< a use that may launch it is not a launch here
+    bool Readable = true;                    ///< every launch's shapes are constants
+    bool Escapes = false;                    ///< a use that may launch it is not a launch here
     llvm::SmallVector<BlockShape, 8> Shapes; ///< of the launches that are
     /// Launches whose shapes are run-time values, and their callers.
     llvm::SmallVector<std::pair<const clang::CUDAKernelCallExpr *, const clang::FunctionDecl *>, 2>

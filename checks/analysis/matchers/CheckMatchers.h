@@ -85,8 +85,8 @@ AST_MATCHER(clang::Stmt, isInDiscardedConstexprBranch) {
 /// instead of clang's parent map. The index is built for the whole unit on
 /// the first question, so a matcher that would ask for most calls of a
 /// unit asks in its check instead, after its own cheap filters.
-AST_MATCHER_P(clang::Stmt, forEnclosingCallable, clang::ast_matchers::internal::Matcher<clang::Decl>,
-              InnerMatcher) {
+AST_MATCHER_P(clang::Stmt, forEnclosingCallable,
+              clang::ast_matchers::internal::Matcher<clang::Decl>, InnerMatcher) {
   const clang::FunctionDecl *Function = enclosingCallable(&Node, Finder->getASTContext());
   return Function && InnerMatcher.matches(*Function, Finder, Builder);
 }

@@ -1,13 +1,13 @@
 //===--- PartialsRead.cpp - Second stage of a block reduction -------------===//
 
 #include "patterns/PartialsRead.h"
-#include "ast/LocalWrites.h"
 #include "ast/AstQueries.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "ast/GuardFacts.h"
-#include "lanes/LaneExpressions.h"
+#include "ast/LocalWrites.h"
 #include "ast/ThreadIndex.h"
 #include "ast/UnitContext.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "lanes/LaneExpressions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
@@ -57,7 +57,7 @@ enum class BoundKind { Unknown, Ceil, Floor, Const };
 
 struct Bound {
   BoundKind Kind = BoundKind::Unknown;
-  int64_t Value = 0;            // Const: the bound
+  int64_t Value = 0; // Const: the bound
   const Expr *Written = nullptr;
   const Expr *FloorInPlace = nullptr; // Floor written in place (fix-it target)
   bool KnownPartialWarp = false;      // Floor of a constant that is not whole warps
@@ -146,8 +146,8 @@ Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool I
     if (BO->getOpcode() == BO_Add) {
       Bound L = classifyBound(BO->getLHS(), Ctx, Depth + 1, false);
       Bound R = classifyBound(BO->getRHS(), Ctx, Depth + 1, false);
-      if (L.Kind == BoundKind::Floor || R.Kind == BoundKind::Floor ||
-          L.Kind == BoundKind::Ceil || R.Kind == BoundKind::Ceil)
+      if (L.Kind == BoundKind::Floor || R.Kind == BoundKind::Floor || L.Kind == BoundKind::Ceil ||
+          R.Kind == BoundKind::Ceil)
         B.Kind = BoundKind::Ceil;
     }
     return B;
@@ -324,13 +324,13 @@ bool isShuffleOf(const Expr *E, const VarDecl *Var) {
   if (!Call)
     return false;
   std::optional<CollectiveCall> C = recogniseCollective(Call);
-  if (!C || (C->Intrinsic->Kind != CollectiveKind::Shuffle &&
-             C->Intrinsic->Kind != CollectiveKind::TileMember) ||
+  if (!C ||
+      (C->Intrinsic->Kind != CollectiveKind::Shuffle &&
+       C->Intrinsic->Kind != CollectiveKind::TileMember) ||
       C->Intrinsic->ValueArg == NoArgument ||
       Call->getNumArgs() <= static_cast<unsigned>(C->Intrinsic->ValueArg))
     return false;
-  const auto *Ref =
-      dyn_cast<DeclRefExpr>(stripValue(Call->getArg(C->Intrinsic->ValueArg)));
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripValue(Call->getArg(C->Intrinsic->ValueArg)));
   return Ref && Ref->getDecl() == Var;
 }
 
@@ -464,8 +464,7 @@ const VarDecl *simpleLoadTarget(const ArraySubscriptExpr *Read, ASTContext &Ctx)
       if (const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
         Target = dyn_cast<VarDecl>(Ref->getDecl());
   }
-  if (!Target || !Target->getType()->isArithmeticType() ||
-      Target->getType()->isBooleanType())
+  if (!Target || !Target->getType()->isArithmeticType() || Target->getType()->isBooleanType())
     return nullptr;
   return Target;
 }
@@ -520,8 +519,7 @@ const Decl *namedDecl(const Expr *E) {
 }
 
 // `static_assert(X == K)` in \p Body for the declaration \p D names: K.
-std::optional<int64_t> staticAssertedValue(const Decl *D, const Stmt *Body,
-                                           const ASTContext &Ctx) {
+std::optional<int64_t> staticAssertedValue(const Decl *D, const Stmt *Body, const ASTContext &Ctx) {
   std::optional<int64_t> Result;
   forEachStmt(Body, [&](const Stmt *S) {
     const auto *DS = dyn_cast<DeclStmt>(S);
@@ -529,8 +527,8 @@ std::optional<int64_t> staticAssertedValue(const Decl *D, const Stmt *Body,
       return;
     for (const Decl *Member : DS->decls()) {
       const auto *SA = dyn_cast<StaticAssertDecl>(Member);
-      const auto *Eq = SA ? dyn_cast<BinaryOperator>(SA->getAssertExpr()->IgnoreParenImpCasts())
-                          : nullptr;
+      const auto *Eq =
+          SA ? dyn_cast<BinaryOperator>(SA->getAssertExpr()->IgnoreParenImpCasts()) : nullptr;
       if (!Eq || Eq->getOpcode() != BO_EQ)
         continue;
       if (namedDecl(Eq->getLHS()) == D)
@@ -577,9 +575,37 @@ std::optional<int64_t> pinnedBlockThreads(const FunctionDecl *FD, const ASTConte
 
 } // namespace
 
-std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Read,
-                                                   ASTContext &Ctx,
-                                                   const PartialsOptions &Opts) {
+namespace {
+
+/// A read of per-warp slots that a warp-indexed store fills: everything the
+/// bounds at the read are judged against.
+struct PartialsCandidate {
+  PartialsFinding F{};
+  const FunctionDecl *FD = nullptr;
+  /// The declaration whose type gives the slots (the caller's array behind
+  /// a pointer parameter).
+  const VarDecl *Slots = nullptr;
+  /// The dimension indexed by the lane.
+  size_t Dim = 0;
+  LaneIdKind LaneKind = LaneIdKind::None;
+  /// Whether the slots are also filled some other way.
+  bool OtherStores = false;
+};
+
+/// The bounds on the lane index that hold at the read.
+struct BoundsAtRead {
+  /// A bound the analysis trusts (or cannot judge): no finding.
+  bool Accepted = false;
+  std::optional<Bound> Floor, TooBig;
+};
+
+} // namespace
+
+/// The pattern without its bounds: a whole-element read of a `__shared__`
+/// array (or a helper's pointer to one) at the lane index, with a
+/// warp-indexed store of the same slots.
+static std::optional<PartialsCandidate>
+partialsCandidate(const ArraySubscriptExpr *Read, ASTContext &Ctx, const PartialsOptions &Opts) {
   // Only a whole element is a slot (`s[j]` of a 2-D `s` is a row).
   if (Read->getType()->isArrayType())
     return std::nullopt;
@@ -622,8 +648,8 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   if (ThroughPointer && LocalWriteFacts(FD->getBody()).isWrittenAfterInit(Array))
     return std::nullopt;
   bool OtherStores = false;
-  const Expr *Store = warpIndexStore(Array, *Dim, Slot->Indices.size(), FD->getBody(), Read,
-                                     Ctx, &OtherStores);
+  const Expr *Store =
+      warpIndexStore(Array, *Dim, Slot->Indices.size(), FD->getBody(), Read, Ctx, &OtherStores);
   if (!Store)
     return std::nullopt;
   // The declaration whose type gives the slots: the array itself, or the
@@ -643,7 +669,12 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
   if (!AT)
     return std::nullopt;
 
-  PartialsFinding F{PartialsDefect::Unbounded, Read, Array, Store};
+  PartialsCandidate C;
+  PartialsFinding &F = C.F;
+  F.Defect = PartialsDefect::Unbounded;
+  F.Read = Read;
+  F.Array = Array;
+  F.WarpIndexWrite = Store;
   F.SharedArgument = SharedArgument;
   F.LaneIndex = Idx;
   if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
@@ -654,11 +685,19 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
         F.LaunchBoundThreads = *N;
         F.MaxWarps = static_cast<unsigned>(std::min<int64_t>((*N + 31) / 32, 32));
       }
+  C.FD = FD;
+  C.Slots = Slots;
+  C.Dim = *Dim;
+  C.LaneKind = LaneKind;
+  C.OtherStores = OtherStores;
+  return C;
+}
 
-  // Bounds on the index that hold at the read.
-  bool Accepted = false;
-  const Bound *Floor = nullptr;
-  std::optional<Bound> FloorStore, TooBig;
+static BoundsAtRead boundsAtRead(const ArraySubscriptExpr *Read, const PartialsFinding &F,
+                                 ASTContext &Ctx) {
+  BoundsAtRead Result;
+  bool &Accepted = Result.Accepted;
+  std::optional<Bound> &FloorStore = Result.Floor, &TooBig = Result.TooBig;
   for (const Fact &Fc : factsAt(Read, Ctx)) {
     forEachComparison(Fc, Ctx, [&](const Comparison &C) {
       const Expr *Small = C.Small;
@@ -706,8 +745,7 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
         // instance) does.
         if (B.Value >= 32 && !B.WarpCount)
           return;
-        if ((F.ArraySize && B.Value > static_cast<int64_t>(F.ArraySize)) ||
-            B.Value > F.MaxWarps)
+        if ((F.ArraySize && B.Value > static_cast<int64_t>(F.ArraySize)) || B.Value > F.MaxWarps)
           TooBig = B;
         else
           Accepted = true;
@@ -715,75 +753,71 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
       }
     });
   }
-  if (FloorStore)
-    Floor = &*FloorStore;
-  if (Accepted)
-    return std::nullopt;
+  return Result;
+}
 
-  if (TooBig) {
-    F.ConstantBound = TooBig->Value;
-    F.Bound = TooBig->Written;
-    F.Defect = F.ArraySize && TooBig->Value > static_cast<int64_t>(F.ArraySize)
-                   ? PartialsDefect::ArrayTooSmall
-                   : PartialsDefect::BoundExceedsWarps;
-    return F;
-  }
-  // What the unit's launches say about the blocks that run the read (asked
-  // only once a report is otherwise due: it may walk the unit's calls).
-  auto LaunchedShapes = [&]() -> std::optional<llvm::SmallVector<BlockShape, 8>> {
-    if (!Opts.LaunchedShapes)
-      return std::nullopt;
-    return Opts.LaunchedShapes(FD);
-  };
-  if (Floor) {
-    // The option vouches for blockDim.x only, not for a constant that is
-    // visibly not a multiple of 32.
-    if (Opts.AssumeWholeWarps && !Floor->KnownPartialWarp)
-      return std::nullopt;
-    // So do launches that all use whole warps in x: the floor is then exact.
-    if (!Floor->KnownPartialWarp) {
-      if (auto Launched = LaunchedShapes()) {
-        auto Partial = llvm::find_if(*Launched, [](const BlockShape &S) { return S.X % 32; });
-        if (Partial == Launched->end())
-          return std::nullopt;
-        F.WitnessLaunch = *Partial;
-      } else if (Opts.LaunchedXZeroBits) {
-        // Run-time blocks: `dim3 block(rows * 128)` is whole warps too.
-        std::optional<unsigned> Bits = Opts.LaunchedXZeroBits(FD);
-        if (Bits && *Bits >= 5)
-          return std::nullopt;
-      }
+/// A bound that rounds the warp count down (`lane < blockDim.x / 32`):
+/// wrong only when blocks may end in a partial warp.
+static std::optional<PartialsFinding>
+judgeFlooredBound(const PartialsCandidate &C, const Bound &Floor, const PartialsOptions &Opts) {
+  PartialsFinding F = C.F;
+  const FunctionDecl *FD = C.FD;
+  // The option vouches for blockDim.x only, not for a constant that is
+  // visibly not a multiple of 32.
+  if (Opts.AssumeWholeWarps && !Floor.KnownPartialWarp)
+    return std::nullopt;
+  // So do launches that all use whole warps in x: the floor is then exact.
+  if (!Floor.KnownPartialWarp) {
+    if (auto Launched = Opts.LaunchedShapes ? Opts.LaunchedShapes(FD) : std::nullopt) {
+      auto Partial = llvm::find_if(*Launched, [](const BlockShape &S) { return S.X % 32; });
+      if (Partial == Launched->end())
+        return std::nullopt;
+      F.WitnessLaunch = *Partial;
+    } else if (Opts.LaunchedXZeroBits) {
+      // Run-time blocks: `dim3 block(rows * 128)` is whole warps too.
+      std::optional<unsigned> Bits = Opts.LaunchedXZeroBits(FD);
+      if (Bits && *Bits >= 5)
+        return std::nullopt;
     }
-    F.Defect = PartialsDefect::FlooredBound;
-    F.Bound = Floor->Written;
-    F.CeilingFix = Floor->FloorInPlace;
-    F.Spelling = Floor->Spelling;
-    return F;
   }
+  F.Defect = PartialsDefect::FlooredBound;
+  F.Bound = Floor.Written;
+  F.CeilingFix = Floor.FloorInPlace;
+  F.Spelling = Floor.Spelling;
+  return F;
+}
+
+/// No bound at the read: every lane of the warp reads a slot.
+static std::optional<PartialsFinding> judgeUnbounded(const PartialsCandidate &C, ASTContext &Ctx,
+                                                     const PartialsOptions &Opts) {
+  PartialsFinding F = C.F;
+  const FunctionDecl *FD = C.FD;
+  const ArraySubscriptExpr *Read = F.Read;
   // No bound: lanes 0..31 (a tile's rank: its size) all read.
-  if (F.ArraySize && F.ArraySize < 32 && LaneKind != LaneIdKind::TileRank) {
+  if (F.ArraySize && F.ArraySize < 32 && C.LaneKind != LaneIdKind::TileRank) {
     F.Defect = PartialsDefect::ArrayTooSmall;
     return F;
   }
   // Slots filled some other way (zeroed first, written at the lane index).
-  if (OtherStores)
+  if (C.OtherStores)
     return std::nullopt;
   // A block the code fixes at 32 warps writes every slot the lanes read.
   if (std::optional<int64_t> Threads = pinnedBlockThreads(FD, Ctx, F.LaunchBoundThreads))
     if ((*Threads + 31) / 32 >= 32 && (!F.ArraySize || F.ArraySize >= 32))
       return std::nullopt;
   // So does every launch that runs the read, when each has 32 warps.
-  if (auto Launched = F.ArraySize && F.ArraySize < 32 ? std::nullopt : LaunchedShapes()) {
-    auto Fewer = llvm::find_if(*Launched,
-                               [](const BlockShape &S) { return (S.threads() + 31) / 32 < 32; });
+  bool SmallArray = F.ArraySize && F.ArraySize < 32;
+  if (auto Launched = SmallArray || !Opts.LaunchedShapes ? std::nullopt : Opts.LaunchedShapes(FD)) {
+    auto Fewer =
+        llvm::find_if(*Launched, [](const BlockShape &S) { return (S.threads() + 31) / 32 < 32; });
     if (Fewer == Launched->end())
       return std::nullopt;
     F.WitnessLaunch = *Fewer;
   }
   // `__shared__ T s[BLOCK / 32]` with 32 slots: one per warp of the block
   // the code is written for, so every slot the lanes read was written.
-  if (F.ArraySize >= 32 && *Dim == 0)
-    if (TypeSourceInfo *TSI = Slots->getTypeSourceInfo())
+  if (F.ArraySize >= 32 && C.Dim == 0)
+    if (TypeSourceInfo *TSI = C.Slots->getTypeSourceInfo())
       if (auto ATL = TSI->getTypeLoc().getAs<ConstantArrayTypeLoc>()) {
         PartialsFinding::FloorSpelling Ignored;
         if (const Expr *Dividend = dividendByWarp(ATL.getSizeExpr(), Ctx, &Ignored))
@@ -795,6 +829,30 @@ std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Rea
     if (isSumReducedAfter(Target, Read, Ctx))
       F.GuardedReadFix = Read;
   return F;
+}
+
+std::optional<PartialsFinding> analyzePartialsRead(const ArraySubscriptExpr *Read, ASTContext &Ctx,
+                                                   const PartialsOptions &Opts) {
+  std::optional<PartialsCandidate> C = partialsCandidate(Read, Ctx, Opts);
+  if (!C)
+    return std::nullopt;
+  BoundsAtRead Bounds = boundsAtRead(Read, C->F, Ctx);
+  if (Bounds.Accepted)
+    return std::nullopt;
+  if (Bounds.TooBig) {
+    PartialsFinding F = C->F;
+    F.ConstantBound = Bounds.TooBig->Value;
+    F.Bound = Bounds.TooBig->Written;
+    F.Defect = F.ArraySize && Bounds.TooBig->Value > static_cast<int64_t>(F.ArraySize)
+                   ? PartialsDefect::ArrayTooSmall
+                   : PartialsDefect::BoundExceedsWarps;
+    return F;
+  }
+  // The unit's launches are asked only once a report is otherwise due: it
+  // may walk the unit's calls.
+  if (Bounds.Floor)
+    return judgeFlooredBound(*C, *Bounds.Floor, Opts);
+  return judgeUnbounded(*C, Ctx, Opts);
 }
 
 } // namespace warp_tidy

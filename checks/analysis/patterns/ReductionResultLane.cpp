@@ -2,8 +2,8 @@
 
 #include "patterns/ReductionResultLane.h"
 #include "ast/AstQueries.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "ast/GuardFacts.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "lanes/LaneExpressions.h"
 #include "patterns/ShuffleSteps.h"
 #include "clang/AST/ASTContext.h"
@@ -74,13 +74,19 @@ bool runsDownToOne(const Expr *Cond, const VarDecl *Offset, const ASTContext &Ct
     return false;
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
   switch (BO->getOpcode()) {
-  case BO_GT: return referencedVar(L) == Offset && isConstant(R, 0, Ctx);
-  case BO_GE: return referencedVar(L) == Offset && isConstant(R, 1, Ctx);
-  case BO_NE: return (referencedVar(L) == Offset && isConstant(R, 0, Ctx)) ||
-                     (referencedVar(R) == Offset && isConstant(L, 0, Ctx));
-  case BO_LT: return referencedVar(R) == Offset && isConstant(L, 0, Ctx);
-  case BO_LE: return referencedVar(R) == Offset && isConstant(L, 1, Ctx);
-  default: return false;
+  case BO_GT:
+    return referencedVar(L) == Offset && isConstant(R, 0, Ctx);
+  case BO_GE:
+    return referencedVar(L) == Offset && isConstant(R, 1, Ctx);
+  case BO_NE:
+    return (referencedVar(L) == Offset && isConstant(R, 0, Ctx)) ||
+           (referencedVar(R) == Offset && isConstant(L, 0, Ctx));
+  case BO_LT:
+    return referencedVar(R) == Offset && isConstant(L, 0, Ctx);
+  case BO_LE:
+    return referencedVar(R) == Offset && isConstant(L, 1, Ctx);
+  default:
+    return false;
   }
 }
 
@@ -178,10 +184,10 @@ const FunctionDecl *followedDefinition(const FunctionDecl *Callee) {
 
 /// What happens to a variable at one point of the function.
 struct Event {
-  const Stmt *At = nullptr;              ///< The statement (or declaration's init).
-  SourceLocation End;                    ///< Where it takes effect.
-  const CallExpr *Shuffle = nullptr;     ///< Non-null: a reduction leaves the total in lane 0.
-  const CallExpr *HelperCall = nullptr;  ///< The reduction happened in this call's callee.
+  const Stmt *At = nullptr;             ///< The statement (or declaration's init).
+  SourceLocation End;                   ///< Where it takes effect.
+  const CallExpr *Shuffle = nullptr;    ///< Non-null: a reduction leaves the total in lane 0.
+  const CallExpr *HelperCall = nullptr; ///< The reduction happened in this call's callee.
   /// For an array: the one element written, when its index is a constant.
   std::optional<int64_t> Element;
 };
@@ -281,8 +287,8 @@ const CallExpr *Analyzer::returnedLaneZeroTotal(const FunctionDecl *FD, unsigned
   return Result;
 }
 
-llvm::DenseMap<const VarDecl *, std::vector<Event>>
-Analyzer::collectEvents(const Stmt *Body, unsigned Depth) {
+llvm::DenseMap<const VarDecl *, std::vector<Event>> Analyzer::collectEvents(const Stmt *Body,
+                                                                            unsigned Depth) {
   llvm::DenseMap<const VarDecl *, std::vector<Event>> Events;
   auto Record = [&](const VarDecl *Var, const Stmt *At, const Expr *Value,
                     std::optional<int64_t> Element = std::nullopt) {
@@ -306,8 +312,7 @@ Analyzer::collectEvents(const Stmt *Body, unsigned Depth) {
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
       if (BO->isAssignmentOp())
-        Record(accumulatorVar(BO->getLHS()), BO, BO->getRHS(),
-               constantElement(BO->getLHS(), Ctx));
+        Record(accumulatorVar(BO->getLHS()), BO, BO->getRHS(), constantElement(BO->getLHS(), Ctx));
       return;
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(S))
@@ -316,9 +321,8 @@ Analyzer::collectEvents(const Stmt *Body, unsigned Depth) {
                constantElement(UO->getSubExpr(), Ctx));
   });
   for (auto &Entry : Events)
-    llvm::stable_sort(Entry.second, [&](const Event &A, const Event &B) {
-      return before(A.End, B.End);
-    });
+    llvm::stable_sort(Entry.second,
+                      [&](const Event &A, const Event &B) { return before(A.End, B.End); });
   return Events;
 }
 

@@ -75,8 +75,8 @@ private:
   Answer visit(const clang::FunctionDecl *FD);
   Answer viaCallee(const clang::FunctionDecl *Callee);
 
-  llvm::DenseMap<const clang::FunctionDecl *, bool> Known;   ///< by definition
-  llvm::DenseMap<const clang::FunctionDecl *, unsigned> InProgress; ///< stack level
+  llvm::DenseMap<const clang::FunctionDecl *, bool> Known;           ///< by definition
+  llvm::DenseMap<const clang::FunctionDecl *, unsigned> InProgress;  ///< stack level
   llvm::DenseMap<const clang::FunctionDecl *, bool> CalleeLeadsDown; ///< by callee as written
 };
 

@@ -8,10 +8,10 @@
 
 #include "patterns/ScanBlockRun.h"
 #include "ast/AstQueries.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "ast/GuardFacts.h"
-#include "lanes/LaneIdentity.h"
 #include "ast/LocalWrites.h"
+#include "intrinsics/CollectiveCalls.h"
+#include "lanes/LaneIdentity.h"
 #include "patterns/ShuffleSteps.h"
 #include "symbolic/SymbolicTranslation.h"
 #include "clang/AST/ASTContext.h"
@@ -103,8 +103,7 @@ struct WrongUseSeen {
 class BlockRun {
 public:
   BlockRun(ASTContext &Ctx, const CallExpr *Shuffle, const VarDecl *Acc, const Stmt *ScanLoop,
-           ExactLanes Exact, BlockShape Shape, bool KnownShape,
-           const BinaryOperator *CompleteStore)
+           ExactLanes Exact, BlockShape Shape, bool KnownShape, const BinaryOperator *CompleteStore)
       : Ctx(Ctx), Shuffle(Shuffle), Acc(Acc), ScanLoop(ScanLoop), Exact(Exact), Shape(Shape),
         KnownShape(KnownShape), CompleteStore(CompleteStore), Symbols(Ctx),
         Translator(Ctx, Terms, Symbols, /*AlignedBlocks=*/true), Threads(Shape.threads()),
@@ -114,8 +113,7 @@ public:
     Lane.BlockDimZ = Shape.Z;
     Lane.Leaf = [this](const Term &Leaf) -> uint64_t {
       auto It = Symbols.Bindable.find(&Leaf);
-      return It == Symbols.Bindable.end() ? 0
-                                          : static_cast<uint64_t>(Bindings.lookup(It->second));
+      return It == Symbols.Bindable.end() ? 0 : static_cast<uint64_t>(Bindings.lookup(It->second));
     };
   }
 
@@ -168,16 +166,19 @@ private:
       return;
     if (T->isLeaf()) {
       switch (T->Op) {
-      case TermOp::ThreadX: case TermOp::HardwareLane:
+      case TermOp::ThreadX:
+      case TermOp::HardwareLane:
         N.PerThread = true;
         return;
       case TermOp::BlockDimX:
         return;
-      case TermOp::ThreadY: case TermOp::ThreadZ:
+      case TermOp::ThreadY:
+      case TermOp::ThreadZ:
         N.PerThread = true;
         N.Never |= !KnownShape;
         return;
-      case TermOp::BlockDimY: case TermOp::BlockDimZ:
+      case TermOp::BlockDimY:
+      case TermOp::BlockDimZ:
         N.Never |= !KnownShape;
         return;
       default: {
@@ -263,8 +264,7 @@ private:
     // A template without instantiations has no conversions yet around an
     // operand of a dependent expression (`out[i] = v` with `T *out`).
     if (const auto *PE = dyn_cast_or_null<Expr>(P); PE && PE->isTypeDependent())
-      return !isa<UnaryOperator>(PE) ||
-             cast<UnaryOperator>(PE)->getOpcode() != UO_AddrOf;
+      return !isa<UnaryOperator>(PE) || cast<UnaryOperator>(PE)->getOpcode() != UO_AddrOf;
     if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P))
       return Cast->getCastKind() == CK_LValueToRValue || Cast->getCastKind() == CK_NoOp;
     if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(P))
@@ -325,8 +325,8 @@ private:
     case ShuffleDirection::Index:
       // Reads lane srcLane mod width; for the scan, a source outside the
       // segment is the wrap-around it must not add.
-      OwnValue = *Arg < static_cast<int64_t>(SegStart) ||
-                 *Arg >= static_cast<int64_t>(SegStart + Width);
+      OwnValue =
+          *Arg < static_cast<int64_t>(SegStart) || *Arg >= static_cast<int64_t>(SegStart + Width);
       Source = SegStart + static_cast<unsigned>(static_cast<uint64_t>(*Arg) % Width);
       break;
     case ShuffleDirection::Xor: {
@@ -383,11 +383,12 @@ private:
     if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
       Cell R = taint(CO->getCond(), Thread);
       switch (truth(CO->getCond(), Thread)) {
-      case Tri::True: return merge(R, taint(CO->getTrueExpr(), Thread));
-      case Tri::False: return merge(R, taint(CO->getFalseExpr(), Thread));
+      case Tri::True:
+        return merge(R, taint(CO->getTrueExpr(), Thread));
+      case Tri::False:
+        return merge(R, taint(CO->getFalseExpr(), Thread));
       case Tri::Unknown:
-        return merge(R, merge(taint(CO->getTrueExpr(), Thread),
-                              taint(CO->getFalseExpr(), Thread)));
+        return merge(R, merge(taint(CO->getTrueExpr(), Thread), taint(CO->getFalseExpr(), Thread)));
       }
     }
     if (isa<LambdaExpr, StmtExpr>(E) ||
@@ -510,8 +511,8 @@ private:
   /// same in every thread and the bound can be evaluated.
   bool unroll(const ForStmt *For, const Mask &Must, const Mask &May) {
     const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
-    const auto *IV = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
-                                                    : nullptr;
+    const auto *IV =
+        Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl()) : nullptr;
     if (!IV || !IV->getInit() || !IV->getType()->isIntegerType() || !For->getCond() ||
         !For->getInc() || hasJumps(For->getBody()) || !isNeverWrittenIn(IV, For->getBody()))
       return false;
@@ -556,14 +557,32 @@ private:
         std::optional<int64_t> R = Uniform(B->getRHS());
         if (R) {
           switch (B->getOpcode()) {
-          case BO_Assign: Next = R; break;
-          case BO_AddAssign: Next = I + *R; break;
-          case BO_SubAssign: Next = I - *R; break;
-          case BO_MulAssign: Next = I * *R; break;
-          case BO_DivAssign: if (*R) Next = I / *R; break;
-          case BO_ShlAssign: if (*R >= 0 && *R < 32) Next = I << *R; break;
-          case BO_ShrAssign: if (*R >= 0 && *R < 63) Next = I >> *R; break;
-          default: break;
+          case BO_Assign:
+            Next = R;
+            break;
+          case BO_AddAssign:
+            Next = I + *R;
+            break;
+          case BO_SubAssign:
+            Next = I - *R;
+            break;
+          case BO_MulAssign:
+            Next = I * *R;
+            break;
+          case BO_DivAssign:
+            if (*R)
+              Next = I / *R;
+            break;
+          case BO_ShlAssign:
+            if (*R >= 0 && *R < 32)
+              Next = I << *R;
+            break;
+          case BO_ShrAssign:
+            if (*R >= 0 && *R < 63)
+              Next = I >> *R;
+            break;
+          default:
+            break;
           }
         }
       }

@@ -3,8 +3,8 @@
 #include "patterns/ScanConsumers.h"
 #include "ast/AstQueries.h"
 #include "ast/DiscardedBranches.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "ast/GuardFacts.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "lanes/LaneExpressions.h"
 #include "patterns/ShuffleSteps.h"
 #include "clang/AST/ASTContext.h"
@@ -82,8 +82,7 @@ uint32_t positionsAllowedBy(const Fact &F, ExactLanes Exact, ASTContext &Ctx) {
       if (!P.Known)
         P = pinnedBy(BO->getRHS(), BO->getLHS(), Ctx);
       if (P.Known)
-        return P.TileRank ? (P.Value < Exact.Width ? 1u << P.Value : 0u)
-                          : PositionOfLane(P.Value);
+        return P.TileRank ? (P.Value < Exact.Width ? 1u << P.Value : 0u) : PositionOfLane(P.Value);
     }
   // `lane > 30`, `lane >= 31`, `!(lane < 31)`: a range of warp lanes.
   uint32_t Lanes = ~0u;
@@ -252,8 +251,7 @@ bool valueUsedOnlyByExactLanes(const Expr *Value, ExactLanes Exact, ASTContext &
 bool readsUseOnlyExactLanes(const VarDecl *Var, const Stmt *After, ExactLanes Exact,
                             ASTContext &Ctx, unsigned Depth,
                             llvm::function_ref<bool(const DeclRefExpr *)> IsPartOfScan) {
-  if (Depth > MaxDepth || !Var || !Var->hasLocalStorage() ||
-      Var->getType()->isReferenceType())
+  if (Depth > MaxDepth || !Var || !Var->hasLocalStorage() || Var->getType()->isReferenceType())
     return false;
   const FunctionDecl *FD = enclosingFunction(After, Ctx);
   if (!FD || !FD->getBody())

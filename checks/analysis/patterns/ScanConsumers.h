@@ -37,8 +37,7 @@ struct ExactLanes {
 /// the translation unit. False when any use may take a wrong lane's value,
 /// or when a use cannot be judged.
 bool onlyExactLanesUseScan(const clang::CallExpr *Shuffle, const clang::VarDecl *Acc,
-                           const clang::Stmt *ScanLoop, ExactLanes Exact,
-                           clang::ASTContext &Ctx);
+                           const clang::Stmt *ScanLoop, ExactLanes Exact, clang::ASTContext &Ctx);
 
 } // namespace warp_tidy
 

@@ -30,8 +30,8 @@ bool hasInstantiations(const FunctionDecl *FD) {
 
 } // namespace
 
-LaneFlowVerdict followScanLanes(const CallExpr *Shuffle, const VarDecl *Acc,
-                                const Stmt *ScanLoop, ExactLanes Exact, ASTContext &Ctx) {
+LaneFlowVerdict followScanLanes(const CallExpr *Shuffle, const VarDecl *Acc, const Stmt *ScanLoop,
+                                ExactLanes Exact, ASTContext &Ctx) {
   LaneFlowVerdict V;
   const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx);
   if (!FD || !FD->getBody() || !ScanLoop || !Acc || !Acc->hasLocalStorage() ||

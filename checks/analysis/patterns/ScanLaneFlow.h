@@ -46,23 +46,23 @@ namespace warp_tidy {
 
 struct LaneFlowVerdict {
   enum KindT {
-    Unknown,      ///< code the interpreter does not model
-    Deferred,     ///< a template pattern: its instantiations are judged
-    NoWrongUse,   ///< no wrong value reaches a use, for any block shape
-    WrongUse,     ///< a wrong value is used
-    StaleLanes,   ///< a wrong value is used only because a store left lanes stale
+    Unknown,    ///< code the interpreter does not model
+    Deferred,   ///< a template pattern: its instantiations are judged
+    NoWrongUse, ///< no wrong value reaches a use, for any block shape
+    WrongUse,   ///< a wrong value is used
+    StaleLanes, ///< a wrong value is used only because a store left lanes stale
   } Kind = Unknown;
 
   // WrongUse and StaleLanes: one execution that shows it.
   const clang::Stmt *Use = nullptr;
-  unsigned UserLane = 0;   ///< the lane whose use reads a wrong value
-  unsigned SourceLane = 0; ///< a lane whose wrong value it holds
-  BlockShape Shape;        ///< the block shape of that execution
+  unsigned UserLane = 0;        ///< the lane whose use reads a wrong value
+  unsigned SourceLane = 0;      ///< a lane whose wrong value it holds
+  BlockShape Shape;             ///< the block shape of that execution
   bool ShapeFromLaunch = false; ///< Shape comes from a launch (else: assumed)
 
   // StaleLanes.
   const clang::BinaryOperator *PartialStore = nullptr; ///< `v = ...` under a lane condition
-  const clang::CallExpr *Carrier = nullptr; ///< the shuffle that brought the stale value
+  const clang::CallExpr *Carrier = nullptr;            ///< the shuffle that brought the stale value
   /// Exactly the shapes whose warp count is not a power of two show it.
   bool OnlyNonPowerOfTwoWarps = false;
 };

@@ -1,10 +1,10 @@
 //===--- ScanPatterns.cpp - Unguarded warp-shuffle scans ------------------===//
 
 #include "patterns/ScanPatterns.h"
-#include "ast/LocalWrites.h"
 #include "ast/AstQueries.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "ast/GuardFacts.h"
+#include "ast/LocalWrites.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "lanes/LaneExpressions.h"
 #include "patterns/ScanConsumers.h"
 #include "patterns/ShuffleSteps.h"
@@ -292,11 +292,14 @@ TraceResult traceValue(const ScanContext &SC, const Expr *Start, unsigned Depth)
       if (sameValue(BO->getLHS(), SC.Accumulator, SC.Ctx))
         return {}; // `v = __shfl_up_sync(...)`: a move, not a combine
       const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
-      return traceVariable(SC, Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr, Start,
-                           Depth);
+      return traceVariable(SC, Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr, Start, Depth);
     }
-    case BO_Or: case BO_And: case BO_OrAssign: case BO_AndAssign:
-    case BO_LAnd: case BO_LOr:
+    case BO_Or:
+    case BO_And:
+    case BO_OrAssign:
+    case BO_AndAssign:
+    case BO_LAnd:
+    case BO_LOr:
       return {Outcome::Idempotent};
     case BO_Mul: {
       // `t * (lane >= d)`: zero where the partner does not exist.
@@ -307,9 +310,12 @@ TraceResult traceValue(const ScanContext &SC, const Expr *Start, unsigned Depth)
         return {Outcome::Guarded};
       [[fallthrough]];
     }
-    case BO_Add: case BO_Xor:
+    case BO_Add:
+    case BO_Xor:
       return finishCombine(SC, BO, Depth);
-    case BO_AddAssign: case BO_MulAssign: case BO_XorAssign:
+    case BO_AddAssign:
+    case BO_MulAssign:
+    case BO_XorAssign:
       if (Cur != BO->getRHS() || !sameValue(BO->getLHS(), SC.Accumulator, SC.Ctx))
         return {};
       if (SC.guardedAt(BO))
@@ -345,8 +351,7 @@ const VarDecl *laneVariableInScope(const Stmt *S, LaneIdKind Want, const Expr *T
           continue;
         if (K == LaneIdKind::TileRank) {
           // Only the rank in the very tile that shuffles.
-          const Expr *Obj = Var->getInit() ? memberCallObject(stripValue(Var->getInit()))
-                                           : nullptr;
+          const Expr *Obj = Var->getInit() ? memberCallObject(stripValue(Var->getInit())) : nullptr;
           if (!Obj || !TileObject || !sameValue(Obj, TileObject, Ctx))
             continue;
         }
@@ -366,10 +371,17 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
   const WarpIntrinsic &I = *Parts.Collective->Intrinsic;
   ScanDefect Defect;
   switch (I.Direction) {
-  case ShuffleDirection::Up: Defect = ScanDefect::UpOwnValue; break;
-  case ShuffleDirection::Index: Defect = ScanDefect::IndexWraps; break;
-  case ShuffleDirection::Down: Defect = ScanDefect::DownOwnValue; break;
-  default: return std::nullopt;
+  case ShuffleDirection::Up:
+    Defect = ScanDefect::UpOwnValue;
+    break;
+  case ShuffleDirection::Index:
+    Defect = ScanDefect::IndexWraps;
+    break;
+  case ShuffleDirection::Down:
+    Defect = ScanDefect::DownOwnValue;
+    break;
+  default:
+    return std::nullopt;
   }
   if (std::optional<int64_t> K = integerConstant(Parts.Offset, Ctx))
     if (*K <= 0)
@@ -391,14 +403,26 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
     return std::nullopt;
   }
 
-  ScanContext SC{Ctx, Defect, Call, Acc, Parts.Offset, Parts.SourceLane,
-                 enclosingLoop(Call, Ctx), {}};
+  ScanContext SC{Ctx, Defect, Call, Acc, Parts.Offset, Parts.SourceLane, enclosingLoop(Call, Ctx),
+                 {}};
   for (const Fact &F : factsAt(Call, Ctx, SC.Limit))
     SC.ShuffleFacts.insert(F.Cond);
 
   TraceResult R = traceValue(SC, Call, 0);
   if (R.What != Outcome::Unguarded)
     return std::nullopt;
+  auto Found = [&](ScanDefect D, unsigned Width) {
+    ScanFinding F{};
+    F.Defect = D;
+    F.Shuffle = Call;
+    F.Intrinsic = &I;
+    F.Combine = R.Combine;
+    F.Accumulator = Acc;
+    F.Offset = Parts.Offset;
+    F.SourceLane = Parts.SourceLane;
+    F.Width = Width;
+    return F;
+  };
 
   // The far lane of each segment (the last for an up-scan, the first for a
   // suffix scan) never lacks a partner, so its result is exact: a scan used
@@ -422,8 +446,7 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
         case LaneFlowVerdict::Deferred:
           return std::nullopt;
         case LaneFlowVerdict::StaleLanes: {
-          ScanFinding Finding{ScanDefect::StaleLanes, Call, &I, R.Combine, Acc, Parts.Offset,
-                              Parts.SourceLane, Width};
+          ScanFinding Finding = Found(ScanDefect::StaleLanes, Width);
           Finding.Flow = Flow;
           return Finding;
         }
@@ -434,8 +457,7 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
       }
     }
 
-  ScanFinding Finding{Defect, Call, &I, R.Combine, Acc, Parts.Offset, Parts.SourceLane,
-                      shuffleSegmentWidth(Call, Ctx)};
+  ScanFinding Finding = Found(Defect, shuffleSegmentWidth(Call, Ctx));
 
   // Fix-it only for `v += t;` / `v = v + t;` directly in a block, where
   // inserting `if (guard) ` changes nothing else.
@@ -472,4 +494,3 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
 }
 
 } // namespace warp_tidy
-

@@ -26,8 +26,8 @@
 #ifndef WARP_TIDY_ANALYSIS_SCANPATTERNS_H
 #define WARP_TIDY_ANALYSIS_SCANPATTERNS_H
 
-#include "patterns/ScanLaneFlow.h"
 #include "intrinsics/WarpIntrinsics.h"
+#include "patterns/ScanLaneFlow.h"
 
 namespace clang {
 class ASTContext;
@@ -77,8 +77,7 @@ struct ScanFinding {
 
 /// Analyses one shuffle call; a finding only when its result is accumulated
 /// without the guard its direction needs.
-std::optional<ScanFinding> analyzeScanShuffle(const clang::CallExpr *Call,
-                                              clang::ASTContext &Ctx);
+std::optional<ScanFinding> analyzeScanShuffle(const clang::CallExpr *Call, clang::ASTContext &Ctx);
 
 } // namespace warp_tidy
 

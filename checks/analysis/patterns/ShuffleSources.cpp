@@ -1,15 +1,15 @@
 //===--- ShuffleSources.cpp - Shuffles that read lanes outside their mask -===//
 
 #include "patterns/ShuffleSources.h"
-#include "ast/LocalWrites.h"
 #include "ast/AstQueries.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "ast/GuardFacts.h"
+#include "ast/LocalWrites.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/InlinePtx.h"
+#include "intrinsics/WarpCollective.h"
 #include "lanes/LaneExpressions.h"
 #include "patterns/ShuffleSteps.h"
 #include "uniformity/Uniformity.h"
-#include "intrinsics/WarpCollective.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -46,13 +46,20 @@ std::optional<int64_t> constantOrWarpSize(const Expr *E, const ASTContext &Ctx,
   if (!L || !R)
     return std::nullopt;
   switch (B->getOpcode()) {
-  case BO_Add: return *L + *R;
-  case BO_Sub: return *L - *R;
-  case BO_Mul: return *L * *R;
-  case BO_Div: return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
-  case BO_Shr: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
-  case BO_Shl: return *R >= 0 && *R < 32 ? std::optional<int64_t>(*L << *R) : std::nullopt;
-  default: return std::nullopt;
+  case BO_Add:
+    return *L + *R;
+  case BO_Sub:
+    return *L - *R;
+  case BO_Mul:
+    return *L * *R;
+  case BO_Div:
+    return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
+  case BO_Shr:
+    return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
+  case BO_Shl:
+    return *R >= 0 && *R < 32 ? std::optional<int64_t>(*L << *R) : std::nullopt;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -99,13 +106,20 @@ std::optional<int64_t> step(const Expr *Inc, const VarDecl *Var, int64_t Value,
   if (!K)
     return std::nullopt;
   switch (Op) {
-  case BO_Add: return Value + *K;
-  case BO_Sub: return Value - *K;
-  case BO_Mul: return Value * *K;
-  case BO_Div: return *K ? std::optional<int64_t>(Value / *K) : std::nullopt;
-  case BO_Shl: return *K >= 0 && *K < 32 ? std::optional<int64_t>(Value << *K) : std::nullopt;
-  case BO_Shr: return *K >= 0 && *K < 63 ? std::optional<int64_t>(Value >> *K) : std::nullopt;
-  default: return std::nullopt;
+  case BO_Add:
+    return Value + *K;
+  case BO_Sub:
+    return Value - *K;
+  case BO_Mul:
+    return Value * *K;
+  case BO_Div:
+    return *K ? std::optional<int64_t>(Value / *K) : std::nullopt;
+  case BO_Shl:
+    return *K >= 0 && *K < 32 ? std::optional<int64_t>(Value << *K) : std::nullopt;
+  case BO_Shr:
+    return *K >= 0 && *K < 63 ? std::optional<int64_t>(Value >> *K) : std::nullopt;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -120,12 +134,18 @@ std::optional<bool> holds(const Expr *Cond, const VarDecl *Var, int64_t Value,
   if (!K)
     return std::nullopt;
   switch (B->getOpcode()) {
-  case BO_LT: return Value < *K;
-  case BO_LE: return Value <= *K;
-  case BO_GT: return Value > *K;
-  case BO_GE: return Value >= *K;
-  case BO_NE: return Value != *K;
-  default: return std::nullopt;
+  case BO_LT:
+    return Value < *K;
+  case BO_LE:
+    return Value <= *K;
+  case BO_GT:
+    return Value > *K;
+  case BO_GE:
+    return Value >= *K;
+  case BO_NE:
+    return Value != *K;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -159,8 +179,7 @@ std::optional<llvm::SmallVector<int64_t, 8>> loopValues(const ForStmt *Loop, con
 
 /// Every value the offset argument can have at the shuffle, or nullopt when
 /// that is not known statically.
-std::optional<llvm::SmallVector<int64_t, 8>> possibleOffsets(const Expr *Arg,
-                                                             const Stmt *Call,
+std::optional<llvm::SmallVector<int64_t, 8>> possibleOffsets(const Expr *Arg, const Stmt *Call,
                                                              ASTContext &Ctx) {
   if (std::optional<int64_t> K = constantOrWarpSize(Arg, Ctx))
     return llvm::SmallVector<int64_t, 8>{*K};
@@ -193,8 +212,7 @@ std::optional<unsigned> sourceLane(ShuffleDirection Dir, unsigned Reader, int64_
   case ShuffleDirection::Xor:
     // Lane masks of a segment's width or more leave the segment, where the
     // rules differ by direction; not judged.
-    return Offset > 0 && Offset < Width ? std::optional<unsigned>(Reader ^ Offset)
-                                        : std::nullopt;
+    return Offset > 0 && Offset < Width ? std::optional<unsigned>(Reader ^ Offset) : std::nullopt;
   case ShuffleDirection::Index:
     return Base + static_cast<unsigned>(Offset % Width);
   case ShuffleDirection::None:
@@ -267,8 +285,7 @@ bool isGuardedChild(const Stmt *Parent, const Stmt *Child) {
 }
 
 /// True when some statement between \p Use and \p Stop (exclusive) guards it.
-bool guardedBetween(const Stmt *Use, llvm::SmallPtrSetImpl<const Stmt *> &Stop,
-                    ASTContext &Ctx) {
+bool guardedBetween(const Stmt *Use, llvm::SmallPtrSetImpl<const Stmt *> &Stop, ASTContext &Ctx) {
   const Stmt *Child = Use;
   for (const Stmt *P = parentStmt(Use, Ctx); P && !Stop.count(P); Child = P, P = parentStmt(P, Ctx))
     if (isGuardedChild(P, Child))
@@ -353,9 +370,9 @@ const Expr *unguardedRead(const VarDecl *Target, const Stmt *Producer, const Fun
 
 /// What is known about the lanes of a shuffle's mask.
 struct MaskLanes {
-  std::optional<uint32_t> Constant;          ///< The mask's value, when constant.
-  const CallExpr *Ballot = nullptr;          ///< Or the ballot that computed it...
-  const Expr *BallotCondition = nullptr;     ///< ...over this thread-varying condition.
+  std::optional<uint32_t> Constant;      ///< The mask's value, when constant.
+  const CallExpr *Ballot = nullptr;      ///< Or the ballot that computed it...
+  const Expr *BallotCondition = nullptr; ///< ...over this thread-varying condition.
 };
 
 /// The mask \p Mask as known where it is evaluated (\p Analysis: the
@@ -383,9 +400,10 @@ std::optional<MaskLanes> classifyMask(const CollectiveOperand &Operand, ASTConte
     return std::nullopt;
   std::optional<CollectiveCall> B = recogniseCollective(Ballot);
   int ValueArg = B->Intrinsic->ValueArg;
-  const Expr *Cond = ValueArg != NoArgument && Ballot->getNumArgs() > static_cast<unsigned>(ValueArg)
-                         ? Ballot->getArg(ValueArg)
-                         : nullptr;
+  const Expr *Cond =
+      ValueArg != NoArgument && Ballot->getNumArgs() > static_cast<unsigned>(ValueArg)
+          ? Ballot->getArg(ValueArg)
+          : nullptr;
   // A warp-uniform condition gives all lanes or none.
   if (!Cond || !Analysis || !Analysis->isThreadVarying(Cond))
     return std::nullopt;
@@ -509,8 +527,8 @@ LaneSet mayReachOrAll(const FunctionUniformity *Analysis, const Stmt *S) {
 
 } // namespace
 
-std::optional<ShuffleSourceFinding>
-analyzeShuffleSource(const Stmt *At, ASTContext &Ctx, const FunctionUniformity *Analysis) {
+std::optional<ShuffleSourceFinding> analyzeShuffleSource(const Stmt *At, ASTContext &Ctx,
+                                                         const FunctionUniformity *Analysis) {
   for (const WarpCollective &C : warpCollectivesAt(At)) {
     if (!isJudgedShuffle(C))
       continue;
@@ -525,13 +543,11 @@ analyzeShuffleSource(const Stmt *At, ASTContext &Ctx, const FunctionUniformity *
 
 std::optional<ShuffleSourceFinding>
 analyzeHelperShuffleSource(const CallExpr *Call, ASTContext &Ctx,
-                           const FunctionUniformity *CallerAnalysis,
-                           WarpAnalysisCache &Cache) {
+                           const FunctionUniformity *CallerAnalysis, WarpAnalysisCache &Cache) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *Helper = Callee ? Callee->getDefinition() : nullptr;
   if (!Helper || !Helper->getBody() || Helper->isDependentContext() ||
-      Ctx.getSourceManager().isInSystemHeader(Helper->getLocation()) ||
-      recogniseCollective(Call))
+      Ctx.getSourceManager().isInSystemHeader(Helper->getLocation()) || recogniseCollective(Call))
     return std::nullopt;
   std::optional<ShuffleSourceFinding> Result;
   forEachStmt(Helper->getBody(), [&](const Stmt *S) {
@@ -553,8 +569,8 @@ analyzeHelperShuffleSource(const CallExpr *Call, ASTContext &Ctx,
       std::optional<MaskLanes> M = classifyMask(Passed, Ctx, CallerAnalysis);
       if (!M)
         continue;
-      LaneSet Readers = mayReachOrAll(CallerAnalysis, Call) &
-                        mayReachOrAll(Cache.analysis(Helper).get(), S);
+      LaneSet Readers =
+          mayReachOrAll(CallerAnalysis, Call) & mayReachOrAll(Cache.analysis(Helper).get(), S);
       Result = judge(C, *M, Readers, Ctx);
       if (Result) {
         Result->Helper = Helper;

@@ -76,9 +76,9 @@ struct ShuffleSourceFinding {
 /// destination variable). \p Analysis is the uniformity analysis of
 /// the function containing it (null when unavailable: then a ballot-derived
 /// mask is not judged, and every lane of a constant mask counts as a reader).
-std::optional<ShuffleSourceFinding>
-analyzeShuffleSource(const clang::Stmt *At, clang::ASTContext &Ctx,
-                     const FunctionUniformity *Analysis);
+std::optional<ShuffleSourceFinding> analyzeShuffleSource(const clang::Stmt *At,
+                                                         clang::ASTContext &Ctx,
+                                                         const FunctionUniformity *Analysis);
 
 class WarpAnalysisCache;
 
@@ -88,8 +88,7 @@ class WarpAnalysisCache;
 /// where it runs. One level deep.
 std::optional<ShuffleSourceFinding>
 analyzeHelperShuffleSource(const clang::CallExpr *Call, clang::ASTContext &Ctx,
-                           const FunctionUniformity *CallerAnalysis,
-                           WarpAnalysisCache &Cache);
+                           const FunctionUniformity *CallerAnalysis, WarpAnalysisCache &Cache);
 
 } // namespace warp_tidy
 

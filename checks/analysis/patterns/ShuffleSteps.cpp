@@ -19,8 +19,9 @@ namespace {
 // --- Offset trends -----------------------------------------------------------
 
 OffsetTrend invert(OffsetTrend T) {
-  return T == OffsetTrend::Growing ? OffsetTrend::Halving
-         : T == OffsetTrend::Halving ? OffsetTrend::Growing : T;
+  return T == OffsetTrend::Growing   ? OffsetTrend::Halving
+         : T == OffsetTrend::Halving ? OffsetTrend::Growing
+                                     : T;
 }
 
 // How one statement changes \p Var, if it does.
@@ -43,26 +44,38 @@ OffsetTrend modificationTrend(const Stmt *S, const VarDecl *Var, const ASTContex
     return OffsetTrend::Unknown;
   std::optional<int64_t> K = integerConstant(BO->getRHS(), Ctx);
   switch (BO->getOpcode()) {
-  case BO_ShlAssign: return OffsetTrend::Growing;
-  case BO_ShrAssign: return OffsetTrend::Halving;
-  case BO_MulAssign: return K && *K > 1 ? OffsetTrend::Growing : OffsetTrend::Unknown;
-  case BO_DivAssign: return K && *K > 1 ? OffsetTrend::Halving : OffsetTrend::Unknown;
+  case BO_ShlAssign:
+    return OffsetTrend::Growing;
+  case BO_ShrAssign:
+    return OffsetTrend::Halving;
+  case BO_MulAssign:
+    return K && *K > 1 ? OffsetTrend::Growing : OffsetTrend::Unknown;
+  case BO_DivAssign:
+    return K && *K > 1 ? OffsetTrend::Halving : OffsetTrend::Unknown;
   case BO_AddAssign:
     return (K && *K > 0) || IsVar(BO->getRHS()) ? OffsetTrend::Growing : OffsetTrend::Unknown;
-  case BO_SubAssign: return K && *K > 0 ? OffsetTrend::Halving : OffsetTrend::Unknown;
+  case BO_SubAssign:
+    return K && *K > 0 ? OffsetTrend::Halving : OffsetTrend::Unknown;
   case BO_Assign: {
     const auto *R = dyn_cast<BinaryOperator>(stripValue(BO->getRHS()));
     if (!R)
       return OffsetTrend::Unknown;
     bool L = IsVar(R->getLHS()), Rv = IsVar(R->getRHS());
     switch (R->getOpcode()) {
-    case BO_Shl: return L ? OffsetTrend::Growing : OffsetTrend::Unknown;
-    case BO_Shr: return L ? OffsetTrend::Halving : OffsetTrend::Unknown;
-    case BO_Mul: return L || Rv ? OffsetTrend::Growing : OffsetTrend::Unknown;
-    case BO_Div: return L ? OffsetTrend::Halving : OffsetTrend::Unknown;
-    case BO_Add: return L || Rv ? OffsetTrend::Growing : OffsetTrend::Unknown;
-    case BO_Sub: return L ? OffsetTrend::Halving : OffsetTrend::Unknown;
-    default: return OffsetTrend::Unknown;
+    case BO_Shl:
+      return L ? OffsetTrend::Growing : OffsetTrend::Unknown;
+    case BO_Shr:
+      return L ? OffsetTrend::Halving : OffsetTrend::Unknown;
+    case BO_Mul:
+      return L || Rv ? OffsetTrend::Growing : OffsetTrend::Unknown;
+    case BO_Div:
+      return L ? OffsetTrend::Halving : OffsetTrend::Unknown;
+    case BO_Add:
+      return L || Rv ? OffsetTrend::Growing : OffsetTrend::Unknown;
+    case BO_Sub:
+      return L ? OffsetTrend::Halving : OffsetTrend::Unknown;
+    default:
+      return OffsetTrend::Unknown;
     }
   }
   default:
@@ -70,8 +83,7 @@ OffsetTrend modificationTrend(const Stmt *S, const VarDecl *Var, const ASTContex
   }
 }
 
-OffsetTrend trendOfExpr(const Expr *E, const CallExpr *Shuffle, ASTContext &Ctx,
-                        unsigned Depth);
+OffsetTrend trendOfExpr(const Expr *E, const CallExpr *Shuffle, ASTContext &Ctx, unsigned Depth);
 
 OffsetTrend trendOfVar(const VarDecl *Var, const CallExpr *Shuffle, ASTContext &Ctx,
                        unsigned Depth) {
@@ -92,8 +104,7 @@ OffsetTrend trendOfVar(const VarDecl *Var, const CallExpr *Shuffle, ASTContext &
   return OffsetTrend::Unknown;
 }
 
-OffsetTrend trendOfExpr(const Expr *E, const CallExpr *Shuffle, ASTContext &Ctx,
-                        unsigned Depth) {
+OffsetTrend trendOfExpr(const Expr *E, const CallExpr *Shuffle, ASTContext &Ctx, unsigned Depth) {
   if (!E || Depth > 4)
     return OffsetTrend::Unknown;
   E = stripValue(E);
@@ -132,8 +143,7 @@ const Expr *offsetOfSourceLane(const Expr *SrcLane, const ASTContext &Ctx, unsig
 
 // Straight-line code: the constant offsets of the shuffles of the same kind
 // on the same value, in source order.
-OffsetTrend sequenceTrend(const CallExpr *Shuffle, const ShuffleParts &Parts,
-                          ASTContext &Ctx) {
+OffsetTrend sequenceTrend(const CallExpr *Shuffle, const ShuffleParts &Parts, ASTContext &Ctx) {
   const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx);
   if (!FD || !FD->getBody())
     return OffsetTrend::Unknown;
@@ -172,8 +182,7 @@ unsigned segmentWidth(const CallExpr *Call, const CollectiveCall &C, const ASTCo
     QualType T = stripValue(Obj)->getType().getNonReferenceType();
     if (const auto *PT = T->getAs<PointerType>())
       T = PT->getPointeeType();
-    const auto *Spec =
-        dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
     if (!Spec || Spec->getTemplateArgs().size() == 0 ||
         Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
       return 0;
@@ -213,7 +222,6 @@ ShuffleParts shuffleParts(const CallExpr *Call, const ASTContext &Ctx) {
   }
   return Parts;
 }
-
 
 unsigned shuffleSegmentWidth(const CallExpr *Shuffle, const ASTContext &Ctx) {
   std::optional<CollectiveCall> C = recogniseCollective(Shuffle);

@@ -58,8 +58,7 @@ TermRef TermBuilder::uniform(const void *Key, unsigned Width, unsigned KnownZero
   return It->second;
 }
 
-TermRef TermBuilder::freshUniform(unsigned Width, unsigned KnownZeroBits,
-                                  uint64_t UpperBound) {
+TermRef TermBuilder::freshUniform(unsigned Width, unsigned KnownZeroBits, uint64_t UpperBound) {
   Term T(TermOp::Uniform, Width);
   T.Id = NextId++;
   T.KnownZeroBits = std::min(KnownZeroBits, Width);
@@ -107,11 +106,21 @@ TermRef TermBuilder::substitute(TermRef T, llvm::function_ref<TermRef(TermRef)> 
       }
       if (Changed) {
         switch (X->Op) {
-        case TermOp::Not: R = unary(TermOp::Not, Ops[0]); break;
-        case TermOp::ZExt: R = cast(Ops[0], X->Width, false); break;
-        case TermOp::SExt: R = cast(Ops[0], X->Width, true); break;
-        case TermOp::Trunc: R = cast(Ops[0], X->Width, false); break;
-        case TermOp::Ite: R = ite(Ops[0], Ops[1], Ops[2]); break;
+        case TermOp::Not:
+          R = unary(TermOp::Not, Ops[0]);
+          break;
+        case TermOp::ZExt:
+          R = cast(Ops[0], X->Width, false);
+          break;
+        case TermOp::SExt:
+          R = cast(Ops[0], X->Width, true);
+          break;
+        case TermOp::Trunc:
+          R = cast(Ops[0], X->Width, false);
+          break;
+        case TermOp::Ite:
+          R = ite(Ops[0], Ops[1], Ops[2]);
+          break;
         default:
           // A replacement of another width is brought to the operand's.
           R = binary(X->Op, cast(Ops[0], X->Ops[0]->Width, false),
@@ -130,8 +139,8 @@ TermRef TermBuilder::cast(TermRef X, unsigned Width, bool Signed) {
     return X;
   TermOp Op = X->Width > Width ? TermOp::Trunc : Signed ? TermOp::SExt : TermOp::ZExt;
   if (X->isConst()) {
-    uint64_t V = Op == TermOp::SExt ? static_cast<uint64_t>(signedOf(X->Value, X->Width))
-                                    : X->Value;
+    uint64_t V =
+        Op == TermOp::SExt ? static_cast<uint64_t>(signedOf(X->Value, X->Width)) : X->Value;
     return constant(V, Width);
   }
   Term T(Op, Width);
@@ -180,9 +189,9 @@ TermRef TermBuilder::binary(TermOp Op, TermRef L, TermRef R, bool NoSignedWrap) 
   }
   // A few identities keep terms small.
   if (R->isConst()) {
-    if (R->Value == 0 && (Op == TermOp::Add || Op == TermOp::Sub || Op == TermOp::Or ||
-                          Op == TermOp::Xor || Op == TermOp::Shl || Op == TermOp::LShr ||
-                          Op == TermOp::AShr))
+    if (R->Value == 0 &&
+        (Op == TermOp::Add || Op == TermOp::Sub || Op == TermOp::Or || Op == TermOp::Xor ||
+         Op == TermOp::Shl || Op == TermOp::LShr || Op == TermOp::AShr))
       return L;
     if (R->Value == 1 && (Op == TermOp::Mul || Op == TermOp::UDiv || Op == TermOp::SDiv))
       return L;
@@ -206,8 +215,7 @@ TermRef TermBuilder::binary(TermOp Op, TermRef L, TermRef R, bool NoSignedWrap) 
     return Cancelled;
   Term T(Op, Width);
   T.Ops = {L, R};
-  T.NoSignedWrap =
-      NoSignedWrap && (Op == TermOp::Add || Op == TermOp::Sub || Op == TermOp::Mul);
+  T.NoSignedWrap = NoSignedWrap && (Op == TermOp::Add || Op == TermOp::Sub || Op == TermOp::Mul);
   return make(std::move(T));
 }
 
@@ -283,15 +291,22 @@ uint64_t TermBuilder::maxValue(TermRef T) {
   auto Sub = [&](unsigned I) { return maxValue(T->Ops[I]); };
   auto Clamp = [&](long double V) { return V > (long double)Max ? Max : (uint64_t)V; };
   switch (T->Op) {
-  case TermOp::Const: return T->Value;
+  case TermOp::Const:
+    return T->Value;
   case TermOp::ThreadX:
-  case TermOp::ThreadY: return 1023;
-  case TermOp::ThreadZ: return 63;
-  case TermOp::HardwareLane: return 31;
+  case TermOp::ThreadY:
+    return 1023;
+  case TermOp::ThreadZ:
+    return 63;
+  case TermOp::HardwareLane:
+    return 31;
   case TermOp::BlockDimX:
-  case TermOp::BlockDimY: return 1024;
-  case TermOp::BlockDimZ: return 64;
-  case TermOp::Uniform: return T->UpperBound ? T->UpperBound : Max;
+  case TermOp::BlockDimY:
+    return 1024;
+  case TermOp::BlockDimZ:
+    return 64;
+  case TermOp::Uniform:
+    return T->UpperBound ? T->UpperBound : Max;
   case TermOp::Add: {
     uint64_t A = Sub(0), B = Sub(1);
     return A > Max - B ? Max : A + B; // no wrap is possible below Max
@@ -300,17 +315,22 @@ uint64_t TermBuilder::maxValue(TermRef T) {
     long double P = (long double)Sub(0) * (long double)Sub(1);
     return P > (long double)Max ? Max : (uint64_t)P;
   }
-  case TermOp::And: return std::min(Sub(0), Sub(1));
-  case TermOp::UDiv: return Sub(0);
-  case TermOp::URem: return T->Ops[1]->isConst() && T->Ops[1]->Value ? T->Ops[1]->Value - 1 : Max;
+  case TermOp::And:
+    return std::min(Sub(0), Sub(1));
+  case TermOp::UDiv:
+    return Sub(0);
+  case TermOp::URem:
+    return T->Ops[1]->isConst() && T->Ops[1]->Value ? T->Ops[1]->Value - 1 : Max;
   case TermOp::LShr:
     return T->Ops[1]->isConst() && T->Ops[1]->Value < W ? Sub(0) >> T->Ops[1]->Value : Sub(0);
   case TermOp::Shl:
     if (T->Ops[1]->isConst() && T->Ops[1]->Value < W)
       return Clamp((long double)Sub(0) * (long double)(uint64_t(1) << T->Ops[1]->Value));
     return Max;
-  case TermOp::ZExt: return Sub(0);
-  case TermOp::Ite: return std::max(Sub(1), Sub(2));
+  case TermOp::ZExt:
+    return Sub(0);
+  case TermOp::Ite:
+    return std::max(Sub(1), Sub(2));
   default:
     return Max;
   }
@@ -380,22 +400,31 @@ struct Evaluator {
   static bool overflows(TermOp Op, int64_t A, int64_t B, unsigned W) {
     if (W >= 64)
       return false; // not modelled at 64 bits
-    __int128 R = Op == TermOp::Add ? (__int128)A + B : Op == TermOp::Sub ? (__int128)A - B
-                                                                           : (__int128)A * B;
+    __int128 R = Op == TermOp::Add   ? (__int128)A + B
+                 : Op == TermOp::Sub ? (__int128)A - B
+                                     : (__int128)A * B;
     __int128 Min = -((__int128)1 << (W - 1)), Max = ((__int128)1 << (W - 1)) - 1;
     return R < Min || R > Max;
   }
 
   uint64_t leaf(const Term &T) {
     switch (T.Op) {
-    case TermOp::ThreadX: return Lane.ThreadX;
-    case TermOp::ThreadY: return Lane.ThreadY;
-    case TermOp::ThreadZ: return Lane.ThreadZ;
-    case TermOp::HardwareLane: return Lane.HardwareLane;
-    case TermOp::BlockDimX: return Lane.BlockDimX;
-    case TermOp::BlockDimY: return Lane.BlockDimY;
-    case TermOp::BlockDimZ: return Lane.BlockDimZ;
-    default: return Lane.Leaf ? Lane.Leaf(T) : 0;
+    case TermOp::ThreadX:
+      return Lane.ThreadX;
+    case TermOp::ThreadY:
+      return Lane.ThreadY;
+    case TermOp::ThreadZ:
+      return Lane.ThreadZ;
+    case TermOp::HardwareLane:
+      return Lane.HardwareLane;
+    case TermOp::BlockDimX:
+      return Lane.BlockDimX;
+    case TermOp::BlockDimY:
+      return Lane.BlockDimY;
+    case TermOp::BlockDimZ:
+      return Lane.BlockDimZ;
+    default:
+      return Lane.Leaf ? Lane.Leaf(T) : 0;
     }
   }
 
@@ -429,11 +458,16 @@ struct Evaluator {
     if (T->NoSignedWrap && overflows(T->Op, SA, SB, W))
       Undefined = true;
     switch (T->Op) {
-    case TermOp::Add: return maskTo(A + B, W);
-    case TermOp::Sub: return maskTo(A - B, W);
-    case TermOp::Mul: return maskTo(A * B, W);
-    case TermOp::UDiv: return B ? maskTo(A / B, W) : 0;
-    case TermOp::URem: return B ? maskTo(A % B, W) : 0;
+    case TermOp::Add:
+      return maskTo(A + B, W);
+    case TermOp::Sub:
+      return maskTo(A - B, W);
+    case TermOp::Mul:
+      return maskTo(A * B, W);
+    case TermOp::UDiv:
+      return B ? maskTo(A / B, W) : 0;
+    case TermOp::URem:
+      return B ? maskTo(A % B, W) : 0;
     case TermOp::SDiv:
       if (!B || (SB == -1 && SA == signedOf(uint64_t(1) << (AW - 1), AW)))
         return 0;
@@ -442,20 +476,32 @@ struct Evaluator {
       if (!B || SB == -1)
         return 0;
       return maskTo(static_cast<uint64_t>(SA % SB), W);
-    case TermOp::Shl: return B >= W ? 0 : maskTo(A << B, W);
-    case TermOp::LShr: return B >= W ? 0 : A >> B;
+    case TermOp::Shl:
+      return B >= W ? 0 : maskTo(A << B, W);
+    case TermOp::LShr:
+      return B >= W ? 0 : A >> B;
     case TermOp::AShr:
       return maskTo(static_cast<uint64_t>(B >= W ? (SA < 0 ? -1 : 0) : (SA >> B)), W);
-    case TermOp::And: return A & B;
-    case TermOp::Or: return A | B;
-    case TermOp::Xor: return A ^ B;
-    case TermOp::Eq: return A == B;
-    case TermOp::Ne: return A != B;
-    case TermOp::ULt: return A < B;
-    case TermOp::ULe: return A <= B;
-    case TermOp::SLt: return SA < SB;
-    case TermOp::SLe: return SA <= SB;
-    default: return 0;
+    case TermOp::And:
+      return A & B;
+    case TermOp::Or:
+      return A | B;
+    case TermOp::Xor:
+      return A ^ B;
+    case TermOp::Eq:
+      return A == B;
+    case TermOp::Ne:
+      return A != B;
+    case TermOp::ULt:
+      return A < B;
+    case TermOp::ULe:
+      return A <= B;
+    case TermOp::SLt:
+      return SA < SB;
+    case TermOp::SLe:
+      return SA <= SB;
+    default:
+      return 0;
     }
   }
 };
@@ -471,40 +517,74 @@ uint64_t evaluate(TermRef T, const LaneValues &Lane, bool *Undefined) {
 
 static const char *opName(TermOp Op) {
   switch (Op) {
-  case TermOp::Const: return "const";
-  case TermOp::ThreadX: return "tid.x";
-  case TermOp::ThreadY: return "tid.y";
-  case TermOp::ThreadZ: return "tid.z";
-  case TermOp::HardwareLane: return "laneid";
-  case TermOp::BlockDimX: return "ntid.x";
-  case TermOp::BlockDimY: return "ntid.y";
-  case TermOp::BlockDimZ: return "ntid.z";
-  case TermOp::Uniform: return "u";
-  case TermOp::PerLane: return "v";
-  case TermOp::Add: return "+";
-  case TermOp::Sub: return "-";
-  case TermOp::Mul: return "*";
-  case TermOp::UDiv: return "/u";
-  case TermOp::SDiv: return "/s";
-  case TermOp::URem: return "%u";
-  case TermOp::SRem: return "%s";
-  case TermOp::Shl: return "<<";
-  case TermOp::LShr: return ">>u";
-  case TermOp::AShr: return ">>s";
-  case TermOp::And: return "&";
-  case TermOp::Or: return "|";
-  case TermOp::Xor: return "^";
-  case TermOp::Not: return "~";
-  case TermOp::ZExt: return "zext";
-  case TermOp::SExt: return "sext";
-  case TermOp::Trunc: return "trunc";
-  case TermOp::Eq: return "==";
-  case TermOp::Ne: return "!=";
-  case TermOp::ULt: return "<u";
-  case TermOp::ULe: return "<=u";
-  case TermOp::SLt: return "<s";
-  case TermOp::SLe: return "<=s";
-  case TermOp::Ite: return "ite";
+  case TermOp::Const:
+    return "const";
+  case TermOp::ThreadX:
+    return "tid.x";
+  case TermOp::ThreadY:
+    return "tid.y";
+  case TermOp::ThreadZ:
+    return "tid.z";
+  case TermOp::HardwareLane:
+    return "laneid";
+  case TermOp::BlockDimX:
+    return "ntid.x";
+  case TermOp::BlockDimY:
+    return "ntid.y";
+  case TermOp::BlockDimZ:
+    return "ntid.z";
+  case TermOp::Uniform:
+    return "u";
+  case TermOp::PerLane:
+    return "v";
+  case TermOp::Add:
+    return "+";
+  case TermOp::Sub:
+    return "-";
+  case TermOp::Mul:
+    return "*";
+  case TermOp::UDiv:
+    return "/u";
+  case TermOp::SDiv:
+    return "/s";
+  case TermOp::URem:
+    return "%u";
+  case TermOp::SRem:
+    return "%s";
+  case TermOp::Shl:
+    return "<<";
+  case TermOp::LShr:
+    return ">>u";
+  case TermOp::AShr:
+    return ">>s";
+  case TermOp::And:
+    return "&";
+  case TermOp::Or:
+    return "|";
+  case TermOp::Xor:
+    return "^";
+  case TermOp::Not:
+    return "~";
+  case TermOp::ZExt:
+    return "zext";
+  case TermOp::SExt:
+    return "sext";
+  case TermOp::Trunc:
+    return "trunc";
+  case TermOp::Eq:
+    return "==";
+  case TermOp::Ne:
+    return "!=";
+  case TermOp::ULt:
+    return "<u";
+  case TermOp::ULe:
+    return "<=u";
+  case TermOp::SLt:
+    return "<s";
+  case TermOp::SLe:
+    return "<=s";
+  case TermOp::Ite:
+    return "ite";
   }
   return "?";
 }

@@ -45,17 +45,41 @@ namespace warp_tidy {
 enum class TermOp : uint8_t {
   Const,
   // Leaves.
-  ThreadX, ThreadY, ThreadZ, ///< threadIdx components (32 bits)
-  HardwareLane,              ///< %laneid: linear thread id % 32 (32 bits)
-  BlockDimX, BlockDimY, BlockDimZ,
-  Uniform,                   ///< the same in every lane (Id, KnownZeroBits)
-  PerLane,                   ///< may differ in every lane (Id)
+  ThreadX,
+  ThreadY,
+  ThreadZ,      ///< threadIdx components (32 bits)
+  HardwareLane, ///< %laneid: linear thread id % 32 (32 bits)
+  BlockDimX,
+  BlockDimY,
+  BlockDimZ,
+  Uniform, ///< the same in every lane (Id, KnownZeroBits)
+  PerLane, ///< may differ in every lane (Id)
   // Arithmetic and bitwise operations (operands of the result's width,
   // except shifts, whose amount is brought to the width by the builder).
-  Add, Sub, Mul, UDiv, SDiv, URem, SRem, Shl, LShr, AShr, And, Or, Xor, Not,
-  ZExt, SExt, Trunc,
+  Add,
+  Sub,
+  Mul,
+  UDiv,
+  SDiv,
+  URem,
+  SRem,
+  Shl,
+  LShr,
+  AShr,
+  And,
+  Or,
+  Xor,
+  Not,
+  ZExt,
+  SExt,
+  Trunc,
   // Comparisons: width 1.
-  Eq, Ne, ULt, ULe, SLt, SLe,
+  Eq,
+  Ne,
+  ULt,
+  ULe,
+  SLt,
+  SLe,
   Ite, ///< Ite(c:1, a, b)
 };
 
@@ -63,11 +87,11 @@ struct Term {
   Term(TermOp Op, unsigned Width) : Op(Op), Width(Width) {}
   TermOp Op;
   unsigned Width;
-  uint64_t Value = 0;        ///< Const: the value (masked to Width)
-  unsigned Id = 0;           ///< Uniform / PerLane: the leaf's identity
-  unsigned KnownZeroBits = 0;///< Uniform: low bits known to be zero
-  uint64_t UpperBound = 0;   ///< Uniform: unsigned upper bound (0: none)
-  bool LaneDependent = false;///< depends on the thread's position or a per-lane leaf
+  uint64_t Value = 0;         ///< Const: the value (masked to Width)
+  unsigned Id = 0;            ///< Uniform / PerLane: the leaf's identity
+  unsigned KnownZeroBits = 0; ///< Uniform: low bits known to be zero
+  uint64_t UpperBound = 0;    ///< Uniform: unsigned upper bound (0: none)
+  bool LaneDependent = false; ///< depends on the thread's position or a per-lane leaf
   /// Add/Sub/Mul of a signed C type: overflow is undefined behaviour, so an
   /// execution where it wraps is not one the program has.
   bool NoSignedWrap = false;
@@ -93,7 +117,7 @@ public:
   TermRef freshPerLane(unsigned Width);
 
   TermRef binary(TermOp Op, TermRef L, TermRef R, bool NoSignedWrap = false);
-  TermRef unary(TermOp Op, TermRef X); ///< Not
+  TermRef unary(TermOp Op, TermRef X);                  ///< Not
   TermRef cast(TermRef X, unsigned Width, bool Signed); ///< ext/trunc as needed
   TermRef ite(TermRef C, TermRef A, TermRef B);
   TermRef toBool(TermRef X); ///< X != 0, width 1

@@ -25,16 +25,13 @@ unsigned SymbolicTranslator::widthOf(QualType T) const {
   return W == 0 || W > 64 ? 64 : W;
 }
 
-static bool isSigned(QualType T) {
-  return !T.isNull() && T->isSignedIntegerOrEnumerationType();
-}
+static bool isSigned(QualType T) { return !T.isNull() && T->isSignedIntegerOrEnumerationType(); }
 
 TermRef SymbolicTranslator::leaf(const Expr *E) {
   unsigned W = widthOf(E->getType());
   // Leaves are named by the expression and the point: the same variable read
   // at two points is two values.
-  return Env.isUniform(E) ? Terms.uniform(E, W, 0, Env.point())
-                          : Terms.perLane(E, W, Env.point());
+  return Env.isUniform(E) ? Terms.uniform(E, W, 0, Env.point()) : Terms.perLane(E, W, Env.point());
 }
 
 TermRef SymbolicTranslator::translate(const Expr *E) {
@@ -89,15 +86,15 @@ TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
   case BuiltinIndex::BlockDimX:
     return Terms.cast(Terms.threadIndex(TermOp::BlockDimX), Width, false);
   case BuiltinIndex::BlockDimYZ:
-    return Terms.cast(Terms.threadIndex(builtinIndexComponent(E) == 'z' ? TermOp::BlockDimZ
-                                                                        : TermOp::BlockDimY),
-                      Width, false);
+    return Terms.cast(
+        Terms.threadIndex(builtinIndexComponent(E) == 'z' ? TermOp::BlockDimZ : TermOp::BlockDimY),
+        Width, false);
   case BuiltinIndex::BlockIdx:
   case BuiltinIndex::GridDim: {
     char C = builtinIndexComponent(E);
     unsigned I = C == 'y' ? 1 : C == 'z' ? 2 : 0;
-    const char *Key = classifyBuiltinIndex(E) == BuiltinIndex::BlockIdx ? &BlockIdxKeys[I]
-                                                                         : &GridDimKeys[I];
+    const char *Key =
+        classifyBuiltinIndex(E) == BuiltinIndex::BlockIdx ? &BlockIdxKeys[I] : &GridDimKeys[I];
     return Terms.cast(Terms.uniform(Key, 32), Width, false);
   }
   case BuiltinIndex::WarpSize:
@@ -153,11 +150,10 @@ TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
   if (isa<BinaryOperator>(E))
     return binaryOperator(E, Width);
   if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-    return Terms.ite(translate(CO->getCond()),
-                     Terms.cast(translate(CO->getTrueExpr()), Width,
-                                isSigned(CO->getTrueExpr()->getType())),
-                     Terms.cast(translate(CO->getFalseExpr()), Width,
-                                isSigned(CO->getFalseExpr()->getType())));
+    return Terms.ite(
+        translate(CO->getCond()),
+        Terms.cast(translate(CO->getTrueExpr()), Width, isSigned(CO->getTrueExpr()->getType())),
+        Terms.cast(translate(CO->getFalseExpr()), Width, isSigned(CO->getFalseExpr()->getType())));
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     if (TermRef T = Env.call(Call, *this))
       return Terms.cast(T, Width, isSigned(Call->getType()));
@@ -179,8 +175,7 @@ TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
   // `const unsigned tidx{threadIdx.x}`: a scalar's braces hold its value.
   if (const auto *List = dyn_cast<InitListExpr>(E))
     if (List->getNumInits() == 1 && List->getType()->isScalarType())
-      return Terms.cast(translate(List->getInit(0)), Width,
-                        isSigned(List->getInit(0)->getType()));
+      return Terms.cast(translate(List->getInit(0)), Width, isSigned(List->getInit(0)->getType()));
   return leaf(E);
 }
 
@@ -194,8 +189,7 @@ TermRef SymbolicTranslator::binaryOperator(const Expr *E, unsigned Width) {
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
   if (Op == BO_LAnd || Op == BO_LOr) {
     TermRef A = Terms.toBool(translate(L)), B = Terms.toBool(translate(R));
-    return Terms.cast(Terms.binary(Op == BO_LAnd ? TermOp::And : TermOp::Or, A, B), Width,
-                      false);
+    return Terms.cast(Terms.binary(Op == BO_LAnd ? TermOp::And : TermOp::Or, A, B), Width, false);
   }
   if (!isIntegral(L->getType()) || !isIntegral(R->getType()))
     return leaf(E);
@@ -207,13 +201,26 @@ TermRef SymbolicTranslator::binaryOperator(const Expr *E, unsigned Width) {
     TermRef B = Terms.cast(translate(R), OW, isSigned(R->getType()));
     TermRef C;
     switch (Op) {
-    case BO_EQ: C = Terms.binary(TermOp::Eq, A, B); break;
-    case BO_NE: C = Terms.binary(TermOp::Ne, A, B); break;
-    case BO_LT: C = Terms.binary(Signed ? TermOp::SLt : TermOp::ULt, A, B); break;
-    case BO_LE: C = Terms.binary(Signed ? TermOp::SLe : TermOp::ULe, A, B); break;
-    case BO_GT: C = Terms.binary(Signed ? TermOp::SLt : TermOp::ULt, B, A); break;
-    case BO_GE: C = Terms.binary(Signed ? TermOp::SLe : TermOp::ULe, B, A); break;
-    default: return leaf(E);
+    case BO_EQ:
+      C = Terms.binary(TermOp::Eq, A, B);
+      break;
+    case BO_NE:
+      C = Terms.binary(TermOp::Ne, A, B);
+      break;
+    case BO_LT:
+      C = Terms.binary(Signed ? TermOp::SLt : TermOp::ULt, A, B);
+      break;
+    case BO_LE:
+      C = Terms.binary(Signed ? TermOp::SLe : TermOp::ULe, A, B);
+      break;
+    case BO_GT:
+      C = Terms.binary(Signed ? TermOp::SLt : TermOp::ULt, B, A);
+      break;
+    case BO_GE:
+      C = Terms.binary(Signed ? TermOp::SLe : TermOp::ULe, B, A);
+      break;
+    default:
+      return leaf(E);
     }
     return Terms.cast(C, Width, false);
   }
@@ -222,20 +229,30 @@ TermRef SymbolicTranslator::binaryOperator(const Expr *E, unsigned Width) {
   // Signed overflow is undefined: the model need not consider it.
   bool NoWrap = isSigned(BO->getType());
   switch (Op) {
-  case BO_Add: return Terms.binary(TermOp::Add, A, B, NoWrap);
-  case BO_Sub: return Terms.binary(TermOp::Sub, A, B, NoWrap);
+  case BO_Add:
+    return Terms.binary(TermOp::Add, A, B, NoWrap);
+  case BO_Sub:
+    return Terms.binary(TermOp::Sub, A, B, NoWrap);
   case BO_Mul:
     if (TermRef Base = blockBase(L, R, Width))
       return Base;
     return Terms.binary(TermOp::Mul, A, B, NoWrap);
-  case BO_Div: return Terms.binary(Signed ? TermOp::SDiv : TermOp::UDiv, A, B);
-  case BO_Rem: return Terms.binary(Signed ? TermOp::SRem : TermOp::URem, A, B);
-  case BO_Shl: return Terms.binary(TermOp::Shl, A, B);
-  case BO_Shr: return Terms.binary(Signed ? TermOp::AShr : TermOp::LShr, A, B);
-  case BO_And: return Terms.binary(TermOp::And, A, B);
-  case BO_Or: return Terms.binary(TermOp::Or, A, B);
-  case BO_Xor: return Terms.binary(TermOp::Xor, A, B);
-  default: return leaf(E);
+  case BO_Div:
+    return Terms.binary(Signed ? TermOp::SDiv : TermOp::UDiv, A, B);
+  case BO_Rem:
+    return Terms.binary(Signed ? TermOp::SRem : TermOp::URem, A, B);
+  case BO_Shl:
+    return Terms.binary(TermOp::Shl, A, B);
+  case BO_Shr:
+    return Terms.binary(Signed ? TermOp::AShr : TermOp::LShr, A, B);
+  case BO_And:
+    return Terms.binary(TermOp::And, A, B);
+  case BO_Or:
+    return Terms.binary(TermOp::Or, A, B);
+  case BO_Xor:
+    return Terms.binary(TermOp::Xor, A, B);
+  default:
+    return leaf(E);
   }
 }
 

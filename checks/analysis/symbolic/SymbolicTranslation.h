@@ -41,9 +41,7 @@ public:
   /// The term the call's result stands for; null for a leaf.
   virtual TermRef call(const clang::CallExpr *Call, SymbolicTranslator &T) = 0;
   /// The term a read of a field stands for; null for a leaf.
-  virtual TermRef field(const clang::MemberExpr *Read, SymbolicTranslator &T) {
-    return nullptr;
-  }
+  virtual TermRef field(const clang::MemberExpr *Read, SymbolicTranslator &T) { return nullptr; }
   /// Whether every lane of a warp holds the same value of \p E here.
   virtual bool isUniform(const clang::Expr *E) = 0;
   /// A key naming the program point leaves are taken at (two reads of the

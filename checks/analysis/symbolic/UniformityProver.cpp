@@ -14,8 +14,8 @@
 #include <cstdlib>
 #include <mutex>
 #include <optional>
-#include <unordered_map>
 #include <random>
+#include <unordered_map>
 
 namespace warp_tidy {
 
@@ -98,14 +98,20 @@ static uint64_t drawValue(std::mt19937_64 &Rng, unsigned Width, bool SmallOnly =
   // multiples of the group sizes, so most draws are small.
   uint64_t R = Rng();
   switch (R % (SmallOnly ? 6 : 8)) {
-  case 0: case 1: case 2: return (R >> 8) % 64;
-  case 3: return (R >> 8) % 4096;
+  case 0:
+  case 1:
+  case 2:
+    return (R >> 8) % 64;
+  case 3:
+    return (R >> 8) % 4096;
   case 4: {
     uint64_t M = ((R >> 8) % 64) * 32;
     return M + ((R >> 20) % 5) - 2;
   }
-  case 5: return (R >> 8) % 8;
-  default: return maskTo(Rng(), Width);
+  case 5:
+    return (R >> 8) % 8;
+  default:
+    return maskTo(Rng(), Width);
   }
 }
 
@@ -147,9 +153,7 @@ public:
   SampleLeaves(std::mt19937_64 &Rng, unsigned SampleIndex)
       : Rng(Rng), SmallOnly(SampleIndex % 4 == 2) {}
 
-  void drawUniform(const Term &Leaf) {
-    Uniform[Leaf.Id] = drawUniformLeaf(Rng, Leaf, SmallOnly);
-  }
+  void drawUniform(const Term &Leaf) { Uniform[Leaf.Id] = drawUniformLeaf(Rng, Leaf, SmallOnly); }
   /// The uniform leaves' values (steering sets them).
   llvm::DenseMap<unsigned, uint64_t> &uniform() { return Uniform; }
 
@@ -222,9 +226,9 @@ static void collectThresholds(TermRef T, llvm::DenseSet<TermRef> &Seen,
 /// factor does not fit in the width.
 static uint64_t constantScale(TermRef T) {
   bool Shift = T->Op == TermOp::LShr || T->Op == TermOp::Shl;
-  TermRef C = T->Ops[1]->isConst() ? T->Ops[1]
+  TermRef C = T->Ops[1]->isConst()                           ? T->Ops[1]
               : T->Op == TermOp::Mul && T->Ops[0]->isConst() ? T->Ops[0]
-                                                              : nullptr;
+                                                             : nullptr;
   if (!C)
     return 0;
   if (Shift)
@@ -363,9 +367,7 @@ struct UniformityProver::Solver {
       return bv(0, Width);
     return S->mkBVConcat(symbol(Name, Width - Zeros), bv(0, Zeros));
   }
-  llvm::SMTExprRef boolToBV(const llvm::SMTExprRef &B) {
-    return S->mkIte(B, bv(1, 1), bv(0, 1));
-  }
+  llvm::SMTExprRef boolToBV(const llvm::SMTExprRef &B) { return S->mkIte(B, bv(1, 1), bv(0, 1)); }
 };
 
 /// Nonlinear arithmetic whose operands are all lane-independent: the solver
@@ -482,8 +484,7 @@ struct Lowering {
   /// model, so its "no disagreement" holds for the term as written, and its
   /// disagreements prove nothing (see prove()).
   std::optional<llvm::SMTExprRef> cancelledComparison(TermRef T) {
-    if (T->Op != TermOp::Eq && T->Op != TermOp::Ne && T->Op != TermOp::SLt &&
-        T->Op != TermOp::SLe)
+    if (T->Op != TermOp::Eq && T->Op != TermOp::Ne && T->Op != TermOp::SLt && T->Op != TermOp::SLe)
       return std::nullopt;
     TermRef L = T->Ops[0], R = T->Ops[1];
     auto IsSum = [](TermRef X) {
@@ -495,7 +496,8 @@ struct Lowering {
     TermBuilder::differenceAddends(L, R, Addends);
     // Bounded coefficients and counts: the 64-bit sums cannot wrap.
     if (Addends.size() > 64 ||
-        llvm::any_of(Addends, [](const auto &A) { return A.second > 65536 || A.second < -65536; }) ||
+        llvm::any_of(Addends,
+                     [](const auto &A) { return A.second > 65536 || A.second < -65536; }) ||
         llvm::none_of(Addends, [](const auto &A) { return A.second == 0; }))
       return std::nullopt;
     llvm::SMTExprRef Sides[2] = {Z.bv(0, 64), Z.bv(0, 64)};
@@ -509,24 +511,36 @@ struct Lowering {
     }
     Cancelled = true;
     switch (T->Op) {
-    case TermOp::Eq: return Z.boolToBV(S.mkEqual(Sides[0], Sides[1]));
-    case TermOp::Ne: return Z.boolToBV(S.mkNot(S.mkEqual(Sides[0], Sides[1])));
-    case TermOp::SLt: return Z.boolToBV(S.mkBVSlt(Sides[0], Sides[1]));
-    default: return Z.boolToBV(S.mkBVSle(Sides[0], Sides[1]));
+    case TermOp::Eq:
+      return Z.boolToBV(S.mkEqual(Sides[0], Sides[1]));
+    case TermOp::Ne:
+      return Z.boolToBV(S.mkNot(S.mkEqual(Sides[0], Sides[1])));
+    case TermOp::SLt:
+      return Z.boolToBV(S.mkBVSlt(Sides[0], Sides[1]));
+    default:
+      return Z.boolToBV(S.mkBVSle(Sides[0], Sides[1]));
     }
   }
 
   llvm::SMTExprRef compute(TermRef T) {
     unsigned W = T->Width;
     switch (T->Op) {
-    case TermOp::Const: return Z.bv(T->Value, W);
-    case TermOp::ThreadX: return L.X;
-    case TermOp::ThreadY: return L.Y;
-    case TermOp::ThreadZ: return L.Z;
-    case TermOp::HardwareLane: return L.HwLane;
-    case TermOp::BlockDimX: return Dx;
-    case TermOp::BlockDimY: return Dy;
-    case TermOp::BlockDimZ: return Dz;
+    case TermOp::Const:
+      return Z.bv(T->Value, W);
+    case TermOp::ThreadX:
+      return L.X;
+    case TermOp::ThreadY:
+      return L.Y;
+    case TermOp::ThreadZ:
+      return L.Z;
+    case TermOp::HardwareLane:
+      return L.HwLane;
+    case TermOp::BlockDimX:
+      return Dx;
+    case TermOp::BlockDimY:
+      return Dy;
+    case TermOp::BlockDimZ:
+      return Dz;
     case TermOp::Uniform: {
       llvm::SMTExprRef U = Z.alignedSymbol("u" + std::to_string(T->Id), W, T->KnownZeroBits);
       if (T->UpperBound)
@@ -562,35 +576,60 @@ struct Lowering {
         return *C;
     llvm::SMTExprRef A = lower(T->Ops[0]);
     switch (T->Op) {
-    case TermOp::Not: return S.mkBVNot(A);
-    case TermOp::ZExt: return S.mkBVZeroExt(W - T->Ops[0]->Width, A);
-    case TermOp::SExt: return S.mkBVSignExt(W - T->Ops[0]->Width, A);
-    case TermOp::Trunc: return S.mkBVExtract(W - 1, 0, A);
-    default: break;
+    case TermOp::Not:
+      return S.mkBVNot(A);
+    case TermOp::ZExt:
+      return S.mkBVZeroExt(W - T->Ops[0]->Width, A);
+    case TermOp::SExt:
+      return S.mkBVSignExt(W - T->Ops[0]->Width, A);
+    case TermOp::Trunc:
+      return S.mkBVExtract(W - 1, 0, A);
+    default:
+      break;
     }
     llvm::SMTExprRef B = lower(T->Ops[1]);
     assumeNoSignedWrap(T, A, B);
     switch (T->Op) {
-    case TermOp::Add: return S.mkBVAdd(A, B);
-    case TermOp::Sub: return S.mkBVSub(A, B);
-    case TermOp::Mul: return S.mkBVMul(A, B);
-    case TermOp::UDiv: return S.mkBVUDiv(A, B);
-    case TermOp::SDiv: return S.mkBVSDiv(A, B);
-    case TermOp::URem: return S.mkBVURem(A, B);
-    case TermOp::SRem: return S.mkBVSRem(A, B);
-    case TermOp::Shl: return S.mkBVShl(A, B);
-    case TermOp::LShr: return S.mkBVLshr(A, B);
-    case TermOp::AShr: return S.mkBVAshr(A, B);
-    case TermOp::And: return S.mkBVAnd(A, B);
-    case TermOp::Or: return S.mkBVOr(A, B);
-    case TermOp::Xor: return S.mkBVXor(A, B);
-    case TermOp::Eq: return Z.boolToBV(S.mkEqual(A, B));
-    case TermOp::Ne: return Z.boolToBV(S.mkNot(S.mkEqual(A, B)));
-    case TermOp::ULt: return Z.boolToBV(S.mkBVUlt(A, B));
-    case TermOp::ULe: return Z.boolToBV(S.mkBVUle(A, B));
-    case TermOp::SLt: return Z.boolToBV(S.mkBVSlt(A, B));
-    case TermOp::SLe: return Z.boolToBV(S.mkBVSle(A, B));
-    default: return Z.bv(0, W);
+    case TermOp::Add:
+      return S.mkBVAdd(A, B);
+    case TermOp::Sub:
+      return S.mkBVSub(A, B);
+    case TermOp::Mul:
+      return S.mkBVMul(A, B);
+    case TermOp::UDiv:
+      return S.mkBVUDiv(A, B);
+    case TermOp::SDiv:
+      return S.mkBVSDiv(A, B);
+    case TermOp::URem:
+      return S.mkBVURem(A, B);
+    case TermOp::SRem:
+      return S.mkBVSRem(A, B);
+    case TermOp::Shl:
+      return S.mkBVShl(A, B);
+    case TermOp::LShr:
+      return S.mkBVLshr(A, B);
+    case TermOp::AShr:
+      return S.mkBVAshr(A, B);
+    case TermOp::And:
+      return S.mkBVAnd(A, B);
+    case TermOp::Or:
+      return S.mkBVOr(A, B);
+    case TermOp::Xor:
+      return S.mkBVXor(A, B);
+    case TermOp::Eq:
+      return Z.boolToBV(S.mkEqual(A, B));
+    case TermOp::Ne:
+      return Z.boolToBV(S.mkNot(S.mkEqual(A, B)));
+    case TermOp::ULt:
+      return Z.boolToBV(S.mkBVUlt(A, B));
+    case TermOp::ULe:
+      return Z.boolToBV(S.mkBVUle(A, B));
+    case TermOp::SLt:
+      return Z.boolToBV(S.mkBVSlt(A, B));
+    case TermOp::SLe:
+      return Z.boolToBV(S.mkBVSle(A, B));
+    default:
+      return Z.bv(0, W);
     }
   }
 };
@@ -644,8 +683,8 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
   M.LaneA = LaneA;
   M.LaneB = LaneB;
   if (GroupBits < 5)
-    S.addConstraint(S.mkEqual(S.mkBVExtract(4, GroupBits, LaneA),
-                              S.mkBVExtract(4, GroupBits, LaneB)));
+    S.addConstraint(
+        S.mkEqual(S.mkBVExtract(4, GroupBits, LaneA), S.mkBVExtract(4, GroupBits, LaneB)));
   Lowering::Lane &A = M.A, &B = M.B;
   A = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneA), ".A"};
   B = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneB), ".B"};
@@ -959,7 +998,9 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
   ByTerm[{T, GroupSize}] = A;
   if (getenv("WARP_TIDY_DEBUG_PROVER")) {
     llvm::errs() << "prover: group " << GroupSize << " "
-                 << (A == Answer::Uniform ? "uniform" : A == Answer::Varying ? "varying" : "unknown")
+                 << (A == Answer::Uniform   ? "uniform"
+                     : A == Answer::Varying ? "varying"
+                                            : "unknown")
                  << (Sampled ? " (sampled)" : " (solver)") << ": ";
     printTerm(T, llvm::errs());
     llvm::errs() << "\n";

@@ -50,14 +50,14 @@ namespace warp_tidy {
 
 /// Counters for the benchmark and `WARP_TIDY_SOLVER_STATS`.
 struct ProverStats {
-  unsigned Questions = 0;      ///< sameInGroup calls (cache hits included)
+  unsigned Questions = 0; ///< sameInGroup calls (cache hits included)
   unsigned CacheHits = 0;
   unsigned SampledVarying = 0; ///< disproved by sampling, no solver
   unsigned SharedHits = 0;     ///< settled by another prover of the process
   unsigned SolverQueries = 0;
-  unsigned ProvedUniform = 0;  ///< solver said UNSAT
-  unsigned SolverVarying = 0;  ///< solver said SAT
-  unsigned Unknown = 0;        ///< resource or time limit, or no solver
+  unsigned ProvedUniform = 0; ///< solver said UNSAT
+  unsigned SolverVarying = 0; ///< solver said SAT
+  unsigned Unknown = 0;       ///< resource or time limit, or no solver
   double SolverSeconds = 0;
 
   void add(const ProverStats &O);

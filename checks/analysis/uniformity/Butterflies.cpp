@@ -6,13 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "uniformity/FunctionAnalysis.h"
 #include "ast/AstQueries.h"
+#include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
+#include "intrinsics/WarpIntrinsics.h"
 #include "symbolic/SymbolicTerm.h"
 #include "symbolic/SymbolicTranslation.h"
-#include "ast/ThreadIndex.h"
-#include "intrinsics/WarpIntrinsics.h"
+#include "uniformity/FunctionAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -65,10 +65,10 @@ FunctionUniformity::Impl::findButterflies(const ForStmt *For) {
   if (!Cond)
     return Result;
   std::optional<int64_t> Limit = integerConstant(Cond->getRHS(), Ctx);
-  bool Positive = IsOffset(Cond->getLHS()) && Limit &&
-                  ((Cond->getOpcode() == BO_GT && *Limit == 0) ||
-                   (Cond->getOpcode() == BO_GE && *Limit == 1) ||
-                   (Cond->getOpcode() == BO_NE && *Limit == 0));
+  bool Positive =
+      IsOffset(Cond->getLHS()) && Limit &&
+      ((Cond->getOpcode() == BO_GT && *Limit == 0) || (Cond->getOpcode() == BO_GE && *Limit == 1) ||
+       (Cond->getOpcode() == BO_NE && *Limit == 0));
   if (!Positive)
     return Result;
   const auto *Inc = dyn_cast_or_null<BinaryOperator>(
@@ -81,8 +81,8 @@ FunctionUniformity::Impl::findButterflies(const ForStmt *For) {
   if (const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParenImpCasts()))
     if (Inc->getOpcode() == BO_Assign && IsOffset(RHS->getLHS())) {
       std::optional<int64_t> K = integerConstant(RHS->getRHS(), Ctx);
-      Halves = K && ((RHS->getOpcode() == BO_Shr && *K == 1) ||
-                     (RHS->getOpcode() == BO_Div && *K == 2));
+      Halves =
+          K && ((RHS->getOpcode() == BO_Shr && *K == 1) || (RHS->getOpcode() == BO_Div && *K == 2));
     }
   if (!Halves)
     return Result;
@@ -141,10 +141,10 @@ bool FunctionUniformity::Impl::isButterflyStep(const VarDecl *V, BinaryOperatorK
         C->Intrinsic->Direction != ShuffleDirection::Xor || !C->Intrinsic->IsSync)
       return false;
     std::optional<uint32_t> Mask = resolveMaskConstant(C->maskArg(), Ctx);
-    const auto *Lane = dyn_cast<DeclRefExpr>(
-        Call->getArg(C->Intrinsic->LaneOrDeltaArg)->IgnoreParenImpCasts());
-    if (!Mask || *Mask != 0xffffffffu || !IsV(Call->getArg(C->Intrinsic->ValueArg)) ||
-        !Lane || Lane->getDecl() != Offset)
+    const auto *Lane =
+        dyn_cast<DeclRefExpr>(Call->getArg(C->Intrinsic->LaneOrDeltaArg)->IgnoreParenImpCasts());
+    if (!Mask || *Mask != 0xffffffffu || !IsV(Call->getArg(C->Intrinsic->ValueArg)) || !Lane ||
+        Lane->getDecl() != Offset)
       return false;
     int W = C->Intrinsic->WidthArg;
     if (W >= 0 && static_cast<unsigned>(W) < Call->getNumArgs() &&
@@ -162,9 +162,8 @@ bool FunctionUniformity::Impl::isButterflyStep(const VarDecl *V, BinaryOperatorK
     return Commutative(BinaryOperator::getOpForCompoundAssignment(Op)) && IsShuffle(Value);
   const Expr *E = Value->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    return Commutative(BO->getOpcode()) &&
-           ((IsV(BO->getLHS()) && IsShuffle(BO->getRHS())) ||
-            (IsV(BO->getRHS()) && IsShuffle(BO->getLHS())));
+    return Commutative(BO->getOpcode()) && ((IsV(BO->getLHS()) && IsShuffle(BO->getRHS())) ||
+                                            (IsV(BO->getRHS()) && IsShuffle(BO->getLHS())));
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() != 2)

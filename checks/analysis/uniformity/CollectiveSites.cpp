@@ -7,16 +7,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "uniformity/FunctionAnalysis.h"
-#include "uniformity/SymbolicView.h"
 #include "ast/AstQueries.h"
-#include "intrinsics/CollectiveCalls.h"
-#include "symbolic/SymbolicTerm.h"
-#include "symbolic/SymbolicTranslation.h"
 #include "ast/ThreadIndex.h"
-#include "symbolic/UniformityProver.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/WarpCollective.h"
 #include "intrinsics/WarpIntrinsics.h"
+#include "symbolic/SymbolicTerm.h"
+#include "symbolic/SymbolicTranslation.h"
+#include "symbolic/UniformityProver.h"
+#include "uniformity/FunctionAnalysis.h"
+#include "uniformity/SymbolicView.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -68,8 +68,7 @@ bool FunctionUniformity::Impl::coveredOnEveryPath(const CFGBlock *B, const Colle
   return true;
 }
 
-std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
-                                                                 const CFGBlock *B,
+std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At, const CFGBlock *B,
                                                                  const State &S) {
   // An inline asm statement holding a PTX collective: its first instruction
   // that needs converged lanes (not activemask), judged as its equivalent
@@ -178,8 +177,7 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
   // the collective runs diverges the lanes there.
   for (unsigned P = 0; P < Def->getNumParams(); ++P)
     if (const Expr *Arg = argumentForParameter(Call, Def, P);
-        Arg && (Sum->RequirementConditions & parameterDep(P)) &&
-        (deps(Arg, S) & ThreadVarying) &&
+        Arg && (Sum->RequirementConditions & parameterDep(P)) && (deps(Arg, S) & ThreadVarying) &&
         !argumentKeepsHelperConverged(Def, *Sum, Call, S, P)) {
       DivergenceSource Src;
       Src.Kind = DivergenceSource::Argument;

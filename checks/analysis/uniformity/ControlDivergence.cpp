@@ -8,13 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "uniformity/FunctionAnalysis.h"
 #include "ast/AstQueries.h"
+#include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
+#include "intrinsics/WarpIntrinsics.h"
 #include "symbolic/SymbolicTerm.h"
 #include "symbolic/SymbolicTranslation.h"
-#include "ast/ThreadIndex.h"
-#include "intrinsics/WarpIntrinsics.h"
+#include "uniformity/FunctionAnalysis.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -207,9 +207,8 @@ const CFGBlock *FunctionUniformity::Impl::blockByID(unsigned ID) const {
   return ID < ByID.size() ? ByID[ID] : nullptr;
 }
 
-llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::Impl::sourcesFor(const CFGBlock *B,
-                                                                            bool &DataDecided,
-                                                                            unsigned GroupSize) {
+llvm::SmallVector<DivergenceSource, 2>
+FunctionUniformity::Impl::sourcesFor(const CFGBlock *B, bool &DataDecided, unsigned GroupSize) {
   llvm::SmallVector<DivergenceSource, 2> Out;
   DataDecided = false;
   llvm::BitVector Div = divergentControls(B);

@@ -29,8 +29,8 @@
 #ifndef WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H
 #define WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H
 
-#include "lanes/LaneIdentity.h"
 #include "ast/LocalWrites.h"
+#include "lanes/LaneIdentity.h"
 #include "uniformity/Uniformity.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/OperationKinds.h"
@@ -100,21 +100,21 @@ struct FunctionUniformity::Impl {
 
   llvm::DenseMap<const clang::Stmt *, const clang::CFGBlock *> BlockOf;
   llvm::DenseMap<const clang::VarDecl *, unsigned> VarIndex;
-  llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> Alias;   // reference -> target
+  llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> Alias; // reference -> target
   llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlock;
-  llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> DeclPoint;  // its (CFG) DeclStmt
+  llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> DeclPoint; // its (CFG) DeclStmt
   /// Which locals are written after their initialiser: the unit's shared
   /// scan of this body (LocalWrites.h, kept by the WarpAnalysisCache).
   const LocalWriteFacts *Writes = nullptr;
 
   using State = std::vector<ValueDeps>;
-  std::vector<State> In;                  // by block ID
-  std::vector<ValueDeps> BranchDeps;      // condition deps by block ID
+  std::vector<State> In;                       // by block ID
+  std::vector<ValueDeps> BranchDeps;           // condition deps by block ID
   std::vector<const clang::Expr *> BranchCond; // by block ID
-  llvm::BitVector Divergent;              // branch blocks with varying condition
-  llvm::BitVector ExitKind;               // ... whose lanes never rejoin
-  std::vector<llvm::BitVector> Controls;  // transitive control dependences
-  std::vector<LaneSet> Must, May;         // at block entry
+  llvm::BitVector Divergent;                   // branch blocks with varying condition
+  llvm::BitVector ExitKind;                    // ... whose lanes never rejoin
+  std::vector<llvm::BitVector> Controls;       // transitive control dependences
+  std::vector<LaneSet> Must, May;              // at block entry
 
   std::vector<CollectiveSite> Sites;
   FunctionSummary Summary;
@@ -234,8 +234,6 @@ struct FunctionUniformity::Impl {
 
   void solveValues();
 
-
-
   /// The value state just before \p E is evaluated.
   std::optional<State> stateBefore(const clang::Stmt *E) const;
 
@@ -297,18 +295,15 @@ struct FunctionUniformity::Impl {
   /// \p Proving, whose condition is being proved the same within groups,
   /// is that proof's induction hypothesis: while the lanes of a group agreed
   /// on it, they took the same steps.
-  bool writesInLockstep(const clang::VarDecl *V, unsigned GroupSize = 32,
-                        unsigned Proving = ~0u);
+  bool writesInLockstep(const clang::VarDecl *V, unsigned GroupSize = 32, unsigned Proving = ~0u);
   /// The same answer, not logged (roundWouldRepeat() asks it again).
-  bool writesConverged(const clang::VarDecl *V, unsigned GroupSize = 32,
-                       unsigned Proving = ~0u);
+  bool writesConverged(const clang::VarDecl *V, unsigned GroupSize = 32, unsigned Proving = ~0u);
 
   struct SymbolicView;
 
   /// True when no two lanes of one aligned group of \p GroupSize lanes can
   /// evaluate \p Cond differently, given the state \p S where it is evaluated.
-  bool provedUniform(unsigned BlockID, const clang::Expr *Cond, const State &S,
-                     unsigned GroupSize);
+  bool provedUniform(unsigned BlockID, const clang::Expr *Cond, const State &S, unsigned GroupSize);
 
   /// provedUniform for the condition of branch block \p BlockID.
   llvm::DenseMap<std::pair<unsigned, unsigned>, bool> BranchGroupUniform;
@@ -361,9 +356,7 @@ struct FunctionUniformity::Impl {
 
   bool isLaneComparison(unsigned BlockID);
 
-
   //--- Sites (CollectiveSites.cpp) ------------------------------------------
-
 
   /// Volta+ rule: from each rejoining divergent branch, every path reaches a
   /// block with a matching site before the lanes meet again.

@@ -10,13 +10,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "uniformity/FunctionAnalysis.h"
-#include "uniformity/SymbolicView.h"
 #include "ast/AstQueries.h"
+#include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "symbolic/SymbolicTerm.h"
 #include "symbolic/SymbolicTranslation.h"
-#include "ast/ThreadIndex.h"
+#include "uniformity/FunctionAnalysis.h"
+#include "uniformity/SymbolicView.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -135,13 +135,20 @@ std::optional<LaneSplit> FunctionUniformity::Impl::laneSplit(const Expr *Cond, c
   long long C = Bound.Value;
   auto Holds = [&](long long X) {
     switch (Op) {
-    case BO_LT: return X < C;
-    case BO_LE: return X <= C;
-    case BO_GT: return X > C;
-    case BO_GE: return X >= C;
-    case BO_EQ: return X == C;
-    case BO_NE: return X != C;
-    default: return false;
+    case BO_LT:
+      return X < C;
+    case BO_LE:
+      return X <= C;
+    case BO_GT:
+      return X > C;
+    case BO_GE:
+      return X >= C;
+    case BO_EQ:
+      return X == C;
+    case BO_NE:
+      return X != C;
+    default:
+      return false;
     }
   };
   auto LanesOfWarp = [&](long long Base) {
@@ -214,8 +221,9 @@ FunctionUniformity::Impl::branchLaneSplit(unsigned BlockID, const State &End) {
   SymbolicView View(*this, End, B ? B->getTerminatorStmt() : Cond);
   SymbolicTranslator Translator(Ctx, Cache.terms(), View, Opts.AssumeWarpAlignedBlocks);
   TermRef Term = Translator.translate(Cond);
-  if (!Term || !Term->LaneDependent ||
-      !everyLeaf(Term, 4096, [](const warp_tidy::Term &Leaf) { return Leaf.Op == TermOp::ThreadX; }))
+  if (!Term || !Term->LaneDependent || !everyLeaf(Term, 4096, [](const warp_tidy::Term &Leaf) {
+        return Leaf.Op == TermOp::ThreadX;
+      }))
     return std::nullopt;
   llvm::SmallVector<LaneSet, 32> TruePerWarp;
   for (uint64_t W = 0; W < 32; ++W) {

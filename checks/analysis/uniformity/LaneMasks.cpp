@@ -2,9 +2,9 @@
 
 #include "uniformity/LaneMasks.h"
 #include "ast/AstQueries.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "ast/FieldConstruction.h"
 #include "ast/LocalWrites.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "uniformity/Uniformity.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -59,8 +59,8 @@ std::optional<uint32_t> LaneMaskQuestions::maskOfLane(TermRef Mask, unsigned Lan
 }
 
 LaneMaskQuestions::Existence LaneMaskQuestions::laneWithOwnBitAs(bool Bit, TermRef Mask,
-                                                                LaneSet Reaching,
-                                                                LaneWithoutOwnBit *Witness) {
+                                                                 LaneSet Reaching,
+                                                                 LaneWithoutOwnBit *Witness) {
   if (Reaching.isEmpty())
     return Existence::NoneExists;
   if (!Mask || Mask->Width != 32)
@@ -70,8 +70,8 @@ LaneMaskQuestions::Existence LaneMaskQuestions::laneWithOwnBitAs(bool Bit, TermR
   TermRef Executes = laneIn(Terms.constant(Reaching.bits(), 32), L);
   TermRef OwnBit = laneIn(M, L);
   LanePairQuery Q;
-  Q.Relation = Terms.binary(TermOp::And, Executes,
-                            Terms.binary(TermOp::Eq, OwnBit, Terms.constant(Bit, 1)));
+  Q.Relation =
+      Terms.binary(TermOp::And, Executes, Terms.binary(TermOp::Eq, OwnBit, Terms.constant(Bit, 1)));
   Q.Bindings = {{L, HwLane, false}, {M, Mask, false}};
   LanePairWitness W;
   Existence E = Prover.existsLanePair(Q, &W);
@@ -82,14 +82,13 @@ LaneMaskQuestions::Existence LaneMaskQuestions::laneWithOwnBitAs(bool Bit, TermR
   return E;
 }
 
-LaneMaskQuestions::Existence
-LaneMaskQuestions::laneWithoutOwnBit(TermRef Mask, LaneSet Reaching, LaneWithoutOwnBit *Witness) {
+LaneMaskQuestions::Existence LaneMaskQuestions::laneWithoutOwnBit(TermRef Mask, LaneSet Reaching,
+                                                                  LaneWithoutOwnBit *Witness) {
   return laneWithOwnBitAs(false, Mask, Reaching, Witness);
 }
 
 bool LaneMaskQuestions::noLaneHasOwnBit(TermRef Mask, LaneSet Lanes) {
-  return !Lanes.isEmpty() &&
-         laneWithOwnBitAs(true, Mask, Lanes, nullptr) == Existence::NoneExists;
+  return !Lanes.isEmpty() && laneWithOwnBitAs(true, Mask, Lanes, nullptr) == Existence::NoneExists;
 }
 
 LaneMaskQuestions::Existence
@@ -101,11 +100,11 @@ LaneMaskQuestions::laneLeftOutForSomeInput(TermRef Mask, LaneSet Reaching,
     return Existence::Unknown;
   TermRef HwLane = Terms.threadIndex(TermOp::HardwareLane);
   TermRef L = bound(HwLane), M = bound(Mask);
-  TermRef Relation = Terms.binary(
-      TermOp::And,
-      Terms.binary(TermOp::And, laneIn(Terms.constant(Reaching.bits(), 32), L),
-                   Terms.binary(TermOp::Eq, laneIn(M, L), Terms.constant(0, 1))),
-      Terms.binary(TermOp::Ne, M, Terms.constant(0, 32)));
+  TermRef Relation =
+      Terms.binary(TermOp::And,
+                   Terms.binary(TermOp::And, laneIn(Terms.constant(Reaching.bits(), 32), L),
+                                Terms.binary(TermOp::Eq, laneIn(M, L), Terms.constant(0, 1))),
+                   Terms.binary(TermOp::Ne, M, Terms.constant(0, 32)));
   // C leaves a shift by the width or more undefined, and the term's own
   // semantics (0) would make up a mask no execution has.
   llvm::DenseSet<TermRef> Seen;
@@ -116,9 +115,9 @@ LaneMaskQuestions::laneLeftOutForSomeInput(TermRef Mask, LaneSet Reaching,
       continue;
     if ((T->Op == TermOp::Shl || T->Op == TermOp::LShr || T->Op == TermOp::AShr) &&
         !T->Ops[1]->isConst())
-      Relation = Terms.binary(TermOp::And, Relation,
-                              Terms.binary(TermOp::ULt, T->Ops[1],
-                                           Terms.constant(T->Width, T->Ops[1]->Width)));
+      Relation = Terms.binary(
+          TermOp::And, Relation,
+          Terms.binary(TermOp::ULt, T->Ops[1], Terms.constant(T->Width, T->Ops[1]->Width)));
     Work.append(T->Ops.begin(), T->Ops.end());
   }
   LanePairQuery Q;
@@ -133,8 +132,8 @@ LaneMaskQuestions::laneLeftOutForSomeInput(TermRef Mask, LaneSet Reaching,
   return E;
 }
 
-LaneMaskQuestions::Existence
-LaneMaskQuestions::disagreeingLanes(TermRef Mask, LaneSet Reaching, DisagreeingLanes *Witness) {
+LaneMaskQuestions::Existence LaneMaskQuestions::disagreeingLanes(TermRef Mask, LaneSet Reaching,
+                                                                 DisagreeingLanes *Witness) {
   if (Reaching.isEmpty())
     return Existence::NoneExists;
   if (!Mask || Mask->Width != 32)
@@ -146,8 +145,7 @@ LaneMaskQuestions::disagreeingLanes(TermRef Mask, LaneSet Reaching, DisagreeingL
   TermRef Names = laneIn(MA, LB);
   TermRef Differ = Terms.binary(TermOp::Ne, MA, MB);
   LanePairQuery Q;
-  Q.Relation =
-      Terms.binary(TermOp::And, BothExecute, Terms.binary(TermOp::And, Names, Differ));
+  Q.Relation = Terms.binary(TermOp::And, BothExecute, Terms.binary(TermOp::And, Names, Differ));
   Q.Bindings = {{LA, HwLane, false}, {MA, Mask, false}, {LB, HwLane, true}, {MB, Mask, true}};
   LanePairWitness W;
   Existence E = Prover.existsLanePair(Q, &W);
@@ -165,7 +163,8 @@ LaneSet lanesExecuting(const CollectiveSite &Site) {
 }
 
 const clang::Expr *maskDefinition(const clang::Expr *Mask, FieldStores &Stores) {
-  if (const auto *Read = llvm::dyn_cast_or_null<clang::MemberExpr>(Mask ? stripValue(Mask) : nullptr)) {
+  if (const auto *Read =
+          llvm::dyn_cast_or_null<clang::MemberExpr>(Mask ? stripValue(Mask) : nullptr)) {
     const clang::FieldDecl *F = fieldOfThis(Read);
     if (!F)
       return nullptr;
@@ -174,7 +173,7 @@ const clang::Expr *maskDefinition(const clang::Expr *Mask, FieldStores &Stores) 
   const auto *Ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(Mask ? stripValue(Mask) : nullptr);
   const auto *Var = Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
   return Var && Var->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(Var) ? Var->getInit()
-                                                                               : nullptr;
+                                                                              : nullptr;
 }
 
 TermRef laneMaskTerm(const FunctionUniformity &Analysis, const CollectiveSite &Site) {

@@ -51,8 +51,7 @@ class LaneMaskQuestions {
 public:
   using Existence = UniformityProver::Existence;
 
-  LaneMaskQuestions(TermBuilder &Terms, UniformityProver &Prover)
-      : Terms(Terms), Prover(Prover) {}
+  LaneMaskQuestions(TermBuilder &Terms, UniformityProver &Prover) : Terms(Terms), Prover(Prover) {}
 
   /// A mask the questions below can answer exactly: it differs between
   /// lanes, and is built from the thread's position, constants and uniform
@@ -80,8 +79,7 @@ public:
   /// there a lane of \p Reaching that \p Mask leaves out, with a mask other
   /// than 0 (that is warp-zero-mask's), for some value of its uniform leaves
   /// that keeps every shift of the term defined (an amount below the width)?
-  Existence laneLeftOutForSomeInput(TermRef Mask, LaneSet Reaching,
-                                    LaneWithoutOwnBit *Witness);
+  Existence laneLeftOutForSomeInput(TermRef Mask, LaneSet Reaching, LaneWithoutOwnBit *Witness);
 
   /// Two lanes that execute the call, the first naming the second in its
   /// mask, passing different masks.
@@ -95,8 +93,7 @@ public:
 
 private:
   /// Is there a lane of \p Reaching whose own bit in its mask is \p Bit?
-  Existence laneWithOwnBitAs(bool Bit, TermRef Mask, LaneSet Reaching,
-                             LaneWithoutOwnBit *Witness);
+  Existence laneWithOwnBitAs(bool Bit, TermRef Mask, LaneSet Reaching, LaneWithoutOwnBit *Witness);
   /// `(Set >> Lane) & 1`, as a width-1 term.
   TermRef laneIn(TermRef Set, TermRef Lane);
   /// A fresh leaf for a LanePairQuery binding.

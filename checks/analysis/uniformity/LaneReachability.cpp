@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "uniformity/FunctionAnalysis.h"
 #include "ast/AstQueries.h"
 #include "intrinsics/WarpIntrinsics.h"
+#include "uniformity/FunctionAnalysis.h"
 
 using namespace clang;
 

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "uniformity/FunctionAnalysis.h"
 #include "ast/AstQueries.h"
+#include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "symbolic/SymbolicTerm.h"
 #include "symbolic/SymbolicTranslation.h"
-#include "ast/ThreadIndex.h"
+#include "uniformity/FunctionAnalysis.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
@@ -51,8 +51,7 @@ void FunctionUniformity::Impl::indexStatements() {
             DeclPoint.try_emplace(V, DS);
             // A reference bound to a local is that local.
             if (V->getType()->isReferenceType() && V->getInit())
-              if (const auto *Ref =
-                      dyn_cast<DeclRefExpr>(V->getInit()->IgnoreParenImpCasts()))
+              if (const auto *Ref = dyn_cast<DeclRefExpr>(V->getInit()->IgnoreParenImpCasts()))
                 if (const auto *T = dyn_cast<VarDecl>(Ref->getDecl()))
                   if (T->hasLocalStorage())
                     Alias[V] = resolve(T);

@@ -112,8 +112,8 @@ bool callMayPassRunTimeMask(const CollectiveSite &Call, const FunctionSummary *H
 
 llvm::SmallVector<RunTimeMaskFinding, 1>
 runTimeMasksAtCall(const FunctionUniformity &Caller, const CollectiveSite &Call,
-                   const FunctionUniformity &Helper, TermBuilder &Terms,
-                   UniformityProver &Prover, bool AlignedBlocks) {
+                   const FunctionUniformity &Helper, TermBuilder &Terms, UniformityProver &Prover,
+                   bool AlignedBlocks) {
   llvm::SmallVector<RunTimeMaskFinding, 1> Out;
   // A call of a helper whose masks it computes from its parameters (a
   // wrapper handed its mask is judged as that mask, where it is written).

@@ -44,8 +44,8 @@ struct RunTimeMaskFinding {
   /// The call of the helper that holds Site, reached by the whole warp;
   /// null when Site is in a kernel.
   const CollectiveSite *Call = nullptr;
-  unsigned Lane = 0;  ///< a lane left out...
-  uint32_t Mask = 0;  ///< ...by this value of the mask
+  unsigned Lane = 0;     ///< a lane left out...
+  uint32_t Mask = 0;     ///< ...by this value of the mask
   bool Constant = false; ///< the call's arguments make the mask this constant
 };
 
@@ -69,8 +69,8 @@ bool callMayPassRunTimeMask(const CollectiveSite &Call, const FunctionSummary *H
 /// out a lane with the arguments of that call.
 llvm::SmallVector<RunTimeMaskFinding, 1>
 runTimeMasksAtCall(const FunctionUniformity &Caller, const CollectiveSite &Call,
-                   const FunctionUniformity &Helper, TermBuilder &Terms,
-                   UniformityProver &Prover, bool AlignedBlocks);
+                   const FunctionUniformity &Helper, TermBuilder &Terms, UniformityProver &Prover,
+                   bool AlignedBlocks);
 
 } // namespace warp_tidy
 

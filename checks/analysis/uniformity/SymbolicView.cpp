@@ -9,17 +9,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "uniformity/FunctionAnalysis.h"
 #include "uniformity/SymbolicView.h"
 #include "ast/AstQueries.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "ast/FieldConstruction.h"
+#include "ast/ThreadIndex.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "lanes/LaneIdentity.h"
 #include "launch/LaunchFacts.h"
 #include "symbolic/SymbolicTerm.h"
 #include "symbolic/SymbolicTranslation.h"
-#include "ast/ThreadIndex.h"
 #include "symbolic/UniformityProver.h"
+#include "uniformity/FunctionAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -66,8 +66,8 @@ void FunctionUniformity::Impl::scanInductions() {
   InductionsScanned = true;
   llvm::DenseMap<const VarDecl *, bool> Bad;
   auto Candidate = [](const VarDecl *V) {
-    return V->getType()->isIntegralOrEnumerationType() &&
-           !V->getType().isVolatileQualified() && !isa<ParmVarDecl>(V);
+    return V->getType()->isIntegralOrEnumerationType() && !V->getType().isVolatileQualified() &&
+           !isa<ParmVarDecl>(V);
   };
   // The candidate variable \p E names, unless it is already Bad.
   auto Open = [&](const Expr *E) -> const VarDecl * {
@@ -109,8 +109,7 @@ void FunctionUniformity::Impl::scanInductions() {
         AddStep(V, BO->getRHS(), BO);
       } else if (BO->getOpcode() == BO_Assign) {
         const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
-        if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub) &&
-            IsV(Sum->getLHS()))
+        if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub) && IsV(Sum->getLHS()))
           AddStep(V, Sum->getRHS(), BO);
         else if (Sum && Sum->getOpcode() == BO_Add && IsV(Sum->getRHS()))
           AddStep(V, Sum->getLHS(), BO);
@@ -261,9 +260,8 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
 /// the same steps (they run in lockstep), so each step's total is one
 /// uniform unknown; it keeps the low zero bits every step has (a sum of
 /// multiples of 32 is a multiple of 32).
-TermRef FunctionUniformity::Impl::SymbolicView::inductionValue(const VarDecl *V,
-                                                               const Induction &I, unsigned W,
-                                                               SymbolicTranslator &T) {
+TermRef FunctionUniformity::Impl::SymbolicView::inductionValue(const VarDecl *V, const Induction &I,
+                                                               unsigned W, SymbolicTranslator &T) {
   TermBuilder &Terms = T.terms();
   TermRef Init = translateAt(I.Init, I.InitPoint, T);
   if (!Init)
@@ -299,8 +297,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
     if (Method->getIdentifier()) {
       llvm::StringRef Name = Method->getName();
       const CXXRecordDecl *Class = Method->getParent();
-      if (Name == "thread_rank" && Class->getIdentifier() &&
-          Class->getName() == "thread_block")
+      if (Name == "thread_rank" && Class->getIdentifier() && Class->getName() == "thread_block")
         return linearThreadId(Terms);
       unsigned N = tileSizeOfCall(Call);
       if (N && (Name == "thread_rank" || Name == "meta_group_rank")) {
@@ -321,8 +318,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
       !isInSystemHeader(Def, P.Ctx)) {
     PositionForm F = positionForm(Call, P.Ctx);
     if (F.Kind == PositionForm::Lane && !F.Group)
-      return Terms.cast(Terms.threadIndex(TermOp::HardwareLane), T.widthOf(Call->getType()),
-                        false);
+      return Terms.cast(Terms.threadIndex(TermOp::HardwareLane), T.widthOf(Call->getType()), false);
   }
   return nullptr;
 }
@@ -339,8 +335,7 @@ namespace {
 /// A helper body of const local definitions (and static_asserts) followed by
 /// one `return E;`: E, with the locals in order in \p Locals. Null for any
 /// other body.
-const Expr *helperBody(const FunctionDecl *Def,
-                       llvm::SmallVectorImpl<const VarDecl *> &Locals) {
+const Expr *helperBody(const FunctionDecl *Def, llvm::SmallVectorImpl<const VarDecl *> &Locals) {
   const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
   if (!Body || Body->body_empty())
     return nullptr;
@@ -416,7 +411,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::inlineHelper(const CallExpr *Cal
       break;
     }
     HelperLocals[V] = T.terms().cast(Value, T.widthOf(V->getType()),
-                                    V->getType()->isSignedIntegerOrEnumerationType());
+                                     V->getType()->isSignedIntegerOrEnumerationType());
   }
   TermRef R = Complete ? T.translate(Returned) : nullptr;
   --Inlining;
@@ -486,12 +481,10 @@ TermRef FunctionUniformity::Impl::SymbolicView::field(const MemberExpr *Read,
 TermRef FunctionUniformity::Impl::SymbolicView::linearThreadId(TermBuilder &Terms) {
   TermRef X = Terms.threadIndex(TermOp::ThreadX), Y = Terms.threadIndex(TermOp::ThreadY),
           Z = Terms.threadIndex(TermOp::ThreadZ);
-  TermRef Dx = Terms.threadIndex(TermOp::BlockDimX),
-          Dy = Terms.threadIndex(TermOp::BlockDimY);
-  return Terms.binary(
-      TermOp::Add, X,
-      Terms.binary(TermOp::Mul, Dx,
-                   Terms.binary(TermOp::Add, Y, Terms.binary(TermOp::Mul, Dy, Z))));
+  TermRef Dx = Terms.threadIndex(TermOp::BlockDimX), Dy = Terms.threadIndex(TermOp::BlockDimY);
+  return Terms.binary(TermOp::Add, X,
+                      Terms.binary(TermOp::Mul, Dx,
+                                   Terms.binary(TermOp::Add, Y, Terms.binary(TermOp::Mul, Dy, Z))));
 }
 
 /// True when no two lanes of one aligned group of \p GroupSize lanes can

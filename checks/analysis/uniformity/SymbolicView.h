@@ -15,9 +15,9 @@
 #ifndef WARP_TIDY_ANALYSIS_UNIFORMITY_SYMBOLICVIEW_H
 #define WARP_TIDY_ANALYSIS_UNIFORMITY_SYMBOLICVIEW_H
 
-#include "uniformity/FunctionAnalysis.h"
 #include "symbolic/SymbolicTerm.h"
 #include "symbolic/SymbolicTranslation.h"
+#include "uniformity/FunctionAnalysis.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace warp_tidy {
@@ -25,8 +25,8 @@ namespace warp_tidy {
 struct FunctionUniformity::Impl::SymbolicView final : SymbolicEnvironment {
   SymbolicView(Impl &P, const State &S, const clang::Stmt *Point) : P(P), S(&S), Point(Point) {}
   Impl &P;
-  const State *S;      ///< the dataflow state where leaves are read
-  const clang::Stmt *Point;   ///< names that place in leaf keys
+  const State *S;           ///< the dataflow state where leaves are read
+  const clang::Stmt *Point; ///< names that place in leaf keys
   /// The question asked: the same within aligned groups of GroupSize
   /// lanes, for the condition of block ProvingBlock (see writesInLockstep).
   unsigned GroupSize = 32;

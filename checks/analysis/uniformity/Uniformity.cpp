@@ -13,16 +13,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "uniformity/Uniformity.h"
-#include "ast/LocalWrites.h"
-#include "uniformity/FunctionAnalysis.h"
-#include "uniformity/SymbolicView.h"
 #include "ast/AstQueries.h"
+#include "ast/LocalWrites.h"
+#include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
+#include "intrinsics/WarpIntrinsics.h"
 #include "symbolic/SymbolicTerm.h"
 #include "symbolic/SymbolicTranslation.h"
-#include "ast/ThreadIndex.h"
 #include "symbolic/UniformityProver.h"
-#include "intrinsics/WarpIntrinsics.h"
+#include "uniformity/FunctionAnalysis.h"
+#include "uniformity/SymbolicView.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -60,7 +60,6 @@ const FunctionDecl *definitionOf(const FunctionDecl *FD) {
     return nullptr;
   return Def;
 }
-
 
 } // namespace uniformity_detail
 

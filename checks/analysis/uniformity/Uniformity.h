@@ -79,9 +79,9 @@ struct DivergenceSource {
                ///< whether lanes reach the collective
   };
   SourceKind Kind = Branch;
-  const clang::Expr *Condition = nullptr; ///< condition, or the argument
-  const clang::Stmt *Terminator = nullptr;///< if/for/?:/... (null for Argument)
-  bool LaneComparison = false;            ///< condition compares lane/threadIdx.x
+  const clang::Expr *Condition = nullptr;  ///< condition, or the argument
+  const clang::Stmt *Terminator = nullptr; ///< if/for/?:/... (null for Argument)
+  bool LaneComparison = false;             ///< condition compares lane/threadIdx.x
 };
 
 /// A warp collective (or a call of a helper containing one) with the facts
@@ -90,10 +90,10 @@ struct CollectiveSite {
   /// The statement in this function: the call, or an inline asm statement
   /// holding a PTX collective (then Call is null).
   const clang::Stmt *At = nullptr;
-  const clang::CallExpr *Call = nullptr;          ///< the call in this function
-  const WarpIntrinsic *Intrinsic = nullptr;       ///< the collective that needs the lanes
-                                                  ///< (for inline PTX: its equivalent)
-  const clang::FunctionDecl *Helper = nullptr;    ///< set for calls of helpers
+  const clang::CallExpr *Call = nullptr;       ///< the call in this function
+  const WarpIntrinsic *Intrinsic = nullptr;    ///< the collective that needs the lanes
+                                               ///< (for inline PTX: its equivalent)
+  const clang::FunctionDecl *Helper = nullptr; ///< set for calls of helpers
   /// The collective itself (in Helper, or == At): a call or an asm statement.
   const clang::Stmt *Witness = nullptr;
   /// Lanes the mask names (implicit collectives: the warp / the tile);
@@ -104,8 +104,8 @@ struct CollectiveSite {
   /// collective of a cooperative-groups tile of N lanes (a branch that is
   /// the same for every lane of each tile does not diverge it).
   unsigned GroupSize = 32;
-  LaneSet Must;                                   ///< lanes that surely reach the call
-  LaneSet May;                                    ///< lanes that possibly reach it
+  LaneSet Must;                                      ///< lanes that surely reach the call
+  LaneSet May;                                       ///< lanes that possibly reach it
   llvm::SmallVector<DivergenceSource, 2> Divergence; ///< Branch/Argument sources, innermost first
   llvm::SmallVector<DivergenceSource, 1> EarlyExits;
   /// Some divergent condition is not a lane comparison: data decide which
@@ -134,13 +134,13 @@ struct FunctionSummary {
   /// Lanes that must be converged on entry because a collective inside
   /// needs them (directly or through callees); nullopt when none.
   std::optional<LaneSet> RequiredLanes;
-  const clang::Stmt *Witness = nullptr;           ///< that collective (call or asm)
+  const clang::Stmt *Witness = nullptr; ///< that collective (call or asm)
   const WarpIntrinsic *WitnessIntrinsic = nullptr;
   /// A collective (not divergent inside the function) whose mask is the
   /// function's parameter MaskParameter (-1: none): a caller passing a
   /// constant mask, or leaving a defaulted one, needs those lanes converged.
   int MaskParameter = -1;
-  const clang::Stmt *MaskWitness = nullptr;       ///< call or asm statement
+  const clang::Stmt *MaskWitness = nullptr; ///< call or asm statement
   const WarpIntrinsic *MaskWitnessIntrinsic = nullptr;
   /// Parameters some collective's mask is computed from, whether or not the
   /// function writes them first (`unclaimed ^= group` in a peer-group loop):
@@ -184,9 +184,7 @@ public:
   /// Dependencies of \p E where it is evaluated (ThreadVarying when \p E is
   /// not part of this function's CFG).
   ValueDeps dependencies(const clang::Expr *E) const;
-  bool isThreadVarying(const clang::Expr *E) const {
-    return dependencies(E) & ThreadVarying;
-  }
+  bool isThreadVarying(const clang::Expr *E) const { return dependencies(E) & ThreadVarying; }
   /// Lanes that surely / possibly reach \p S (all lanes at entry).
   LaneSet mustReach(const clang::Stmt *S) const;
   LaneSet mayReach(const clang::Stmt *S) const;
@@ -306,6 +304,7 @@ private:
   /// (with its definition's traits, or none).
   llvm::DenseMap<const clang::FunctionDecl *, Traits> TraitsCache;
   llvm::DenseMap<const clang::FunctionDecl *, DirectFacts> DirectCache;
+
 public:
   /// How many full analyses are kept besides the pinned ones.
   static constexpr unsigned RecentCapacity = 16;
@@ -337,7 +336,6 @@ private:
   std::unique_ptr<TermBuilder> Terms;
   std::unique_ptr<UniformityProver> Prover;
 };
-
 
 } // namespace warp_tidy
 

@@ -8,14 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "uniformity/FunctionAnalysis.h"
 #include "ast/AstQueries.h"
-#include "intrinsics/CollectiveCalls.h"
-#include "symbolic/SymbolicTerm.h"
-#include "symbolic/SymbolicTranslation.h"
 #include "ast/ThreadIndex.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/WarpCollective.h"
 #include "intrinsics/WarpIntrinsics.h"
+#include "symbolic/SymbolicTerm.h"
+#include "symbolic/SymbolicTranslation.h"
+#include "uniformity/FunctionAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -32,8 +32,7 @@ using namespace uniformity_detail;
 /// Sync dependence: a variable assigned under a divergent branch that it
 /// was declared outside of holds different values in different lanes once
 /// they meet again.
-static ValueDeps taintUnder(const FunctionUniformity::Impl &P, unsigned BlockID,
-                            const VarDecl *V) {
+static ValueDeps taintUnder(const FunctionUniformity::Impl &P, unsigned BlockID, const VarDecl *V) {
   if (P.Divergent.none())
     return 0;
   llvm::BitVector Here = P.rejoiningControls(BlockID);
@@ -129,15 +128,15 @@ void FunctionUniformity::Impl::transferStmt(const Stmt *St, State &S, unsigned B
     for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
       D |= deps(Asm->getInputExpr(I), S);
     for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
-      assign(S, rootVar(Asm->getOutputExpr(I)),
-             inlinePtxResultIsWarpUniform(Asm, I) ? 0 : D, false, BlockID);
+      assign(S, rootVar(Asm->getOutputExpr(I)), inlinePtxResultIsWarpUniform(Asm, I) ? 0 : D, false,
+             BlockID);
     return;
   }
   if (const auto *Call = dyn_cast<CallExpr>(St)) {
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
       if (Op->isAssignmentOp() && Op->getNumArgs() == 2) {
-        bool Whole = Op->getOperator() == OO_Equal &&
-                     isa<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
+        bool Whole =
+            Op->getOperator() == OO_Equal && isa<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
         assign(S, rootVar(Op->getArg(0)), deps(Op->getArg(1), S), Whole, BlockID);
         return;
       }
@@ -184,8 +183,8 @@ bool FunctionUniformity::Impl::transferThroughSummary(const CallExpr *Call, Stat
     return false;
   bool AnyReference = false;
   for (const ParmVarDecl *P : Def->parameters())
-    AnyReference |= P->getType()->isReferenceType() &&
-                    !P->getType().getNonReferenceType().isConstQualified();
+    AnyReference |=
+        P->getType()->isReferenceType() && !P->getType().getNonReferenceType().isConstQualified();
   if (!AnyReference)
     return false;
   const FunctionSummary *Sum = Cache.summary(Def);
@@ -349,9 +348,9 @@ ValueDeps FunctionUniformity::Impl::deps(const Expr *E, const State &S) {
   case BuiltinIndex::None:
     break;
   }
-  if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, StringLiteral,
-          CXXBoolLiteralExpr, CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr,
-          GNUNullExpr, SizeOfPackExpr, ImplicitValueInitExpr, LambdaExpr>(E))
+  if (isa<IntegerLiteral, FloatingLiteral, CharacterLiteral, StringLiteral, CXXBoolLiteralExpr,
+          CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr, GNUNullExpr, SizeOfPackExpr,
+          ImplicitValueInitExpr, LambdaExpr>(E))
     return 0;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
@@ -364,8 +363,7 @@ ValueDeps FunctionUniformity::Impl::deps(const Expr *E, const State &S) {
     if (BO->getOpcode() == BO_Comma)
       return deps(BO->getRHS(), S);
     if (BO->isAssignmentOp())
-      return deps(BO->getRHS(), S) |
-             (BO->isCompoundAssignmentOp() ? deps(BO->getLHS(), S) : 0);
+      return deps(BO->getRHS(), S) | (BO->isCompoundAssignmentOp() ? deps(BO->getLHS(), S) : 0);
     // Only these operators can turn thread-varying operands into a
     // warp-uniform result (the warp index, a warp-splitting comparison);
     // asking indexForm elsewhere would only cost time.
@@ -410,9 +408,7 @@ ValueDeps FunctionUniformity::Impl::deps(const Expr *E, const State &S) {
 ValueDeps FunctionUniformity::Impl::callDeps(const CallExpr *Call, const State &S) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   auto Arg = [&](int I) -> ValueDeps {
-    return (I >= 0 && static_cast<unsigned>(I) < Call->getNumArgs())
-               ? deps(Call->getArg(I), S)
-               : 0;
+    return (I >= 0 && static_cast<unsigned>(I) < Call->getNumArgs()) ? deps(Call->getArg(I), S) : 0;
   };
   ValueDeps Args = 0;
   for (const Expr *A : Call->arguments())

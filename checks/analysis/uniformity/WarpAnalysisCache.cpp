@@ -8,19 +8,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "uniformity/FunctionAnalysis.h"
 #include "ast/AstQueries.h"
-#include "intrinsics/CollectiveCalls.h"
 #include "ast/FieldConstruction.h"
-#include "ast/UnitContext.h"
-#include "launch/LaunchFacts.h"
 #include "ast/LocalWrites.h"
-#include "symbolic/SymbolicTerm.h"
-#include "symbolic/SymbolicTranslation.h"
 #include "ast/ThreadIndex.h"
-#include "symbolic/UniformityProver.h"
+#include "ast/UnitContext.h"
+#include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/WarpCollective.h"
 #include "intrinsics/WarpIntrinsics.h"
+#include "launch/LaunchFacts.h"
+#include "symbolic/SymbolicTerm.h"
+#include "symbolic/SymbolicTranslation.h"
+#include "symbolic/UniformityProver.h"
+#include "uniformity/FunctionAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -80,8 +80,7 @@ void FunctionUniformity::Impl::summarise() {
     if (const CFGBlock *B = BlockOf.lookup(Site.At))
       for (unsigned ID : Controls[B->getBlockID()].set_bits())
         if ((BranchDeps[ID] & ~ThreadVarying) && BranchCond[ID] &&
-            !llvm::is_contained(Summary.RequirementBranches,
-                                std::make_pair(BranchCond[ID], ID)))
+            !llvm::is_contained(Summary.RequirementBranches, std::make_pair(BranchCond[ID], ID)))
           Summary.RequirementBranches.push_back({BranchCond[ID], ID});
   }
   // What the function leaves in its non-const reference parameters: the
@@ -92,8 +91,7 @@ void FunctionUniformity::Impl::summarise() {
     QualType T = P->getType();
     if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified()) {
       auto It = VarIndex.find(P);
-      Out = It != VarIndex.end() && It->second < AtExit.size() ? AtExit[It->second]
-                                                                 : ThreadVarying;
+      Out = It != VarIndex.end() && It->second < AtExit.size() ? AtExit[It->second] : ThreadVarying;
     }
     Summary.ReferenceOut.push_back(Out);
   }
@@ -186,8 +184,7 @@ UniformityProver &WarpAnalysisCache::prover() {
   return *Prover;
 }
 
-const WarpAnalysisCache::DirectFacts &
-WarpAnalysisCache::directFacts(const FunctionDecl *Def) {
+const WarpAnalysisCache::DirectFacts &WarpAnalysisCache::directFacts(const FunctionDecl *Def) {
   auto It = DirectCache.find(Def);
   if (It != DirectCache.end())
     return It->second;
@@ -210,20 +207,19 @@ WarpAnalysisCache::directFacts(const FunctionDecl *Def) {
            !Opts.AssumeWarpAlignedBlocks))
         D.Varying = true;
     }
-    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S))
-      {
-        std::string Text = Asm->getAsmString();
-        if (isLaneVaryingAsm(Text.data(), Text.size()))
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      std::string Text = Asm->getAsmString();
+      if (isLaneVaryingAsm(Text.data(), Text.size()))
+        D.Varying = true;
+      // PTX collectives count as the intrinsics do; activemask is a
+      // thread-varying source.
+      for (const WarpCollective &C : warpCollectivesAt(Asm)) {
+        if (C.Intrinsic->Kind == CollectiveKind::ActiveMask)
           D.Varying = true;
-        // PTX collectives count as the intrinsics do; activemask is a
-        // thread-varying source.
-        for (const WarpCollective &C : warpCollectivesAt(Asm)) {
-          if (C.Intrinsic->Kind == CollectiveKind::ActiveMask)
-            D.Varying = true;
-          else if (!System)
-            D.Collective = true;
-        }
+        else if (!System)
+          D.Collective = true;
       }
+    }
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
       if (const WarpIntrinsic *I = classifyCallee(Callee)) {
@@ -505,8 +501,8 @@ static FunctionSummary joinSummaries(const FunctionSummary &A, const FunctionSum
 }
 
 static bool sameSummary(const FunctionSummary &A, const FunctionSummary &B) {
-  return A.RequiredLanes == B.RequiredLanes &&
-         A.RequirementConditions == B.RequirementConditions && A.ReturnDeps == B.ReturnDeps;
+  return A.RequiredLanes == B.RequiredLanes && A.RequirementConditions == B.RequirementConditions &&
+         A.ReturnDeps == B.ReturnDeps;
 }
 
 void WarpAnalysisCache::analyseCycle(llvm::ArrayRef<const FunctionDecl *> Members) {
