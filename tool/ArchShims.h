@@ -10,6 +10,9 @@
 // never code-generated: warp-tidy only parses), so the call parses and the
 // check reports it with an actionable message instead.
 //
+// It also lets CCCL see the compiler that really parses it (clang), whatever
+// nvcc macros the analysis defines for project code (see the text below).
+//
 // Header-only so it needs no build-system change; written once per content
 // hash into the temp directory, because clang tooling needs a real file.
 //
@@ -38,6 +41,19 @@ inline llvm::StringRef archShimsText() {
 // raw "undeclared identifier" error. Signatures follow clang 22's
 // __clang_cuda_intrinsics.h and CUDA's sm_70_rt.h.
 #pragma clang system_header
+// CCCL (CUB, Thrust, libcu++) picks its code paths by the compiler that
+// parses it. The -D__NVCC__ that shows project code nvcc's view would make it
+// take nvcc's, which clang rejects (with NDEBUG: a __host__ __device__
+// __assert_fail against clang's __device__ one). So CCCL detects its compiler
+// here, before __NVCC__ is visible; its include guard keeps that answer.
+#if defined(__NVCC__) && defined(__clang__) && defined(__CUDA__)
+#if __has_include(<cuda/std/__cccl/compiler.h>)
+#pragma push_macro("__NVCC__")
+#undef __NVCC__
+#include <cuda/std/__cccl/compiler.h>
+#pragma pop_macro("__NVCC__")
+#endif
+#endif
 #if defined(__CUDA__) && defined(__CUDA_ARCH__)
 #if __CUDA_ARCH__ < 800
 __attribute__((device)) unsigned __reduce_add_sync(unsigned __mask, unsigned __value);
