@@ -36,6 +36,21 @@ __device__ float blockReduceSum(float v) {
 
 // ---------------------------------------------------------------- must flag
 
+// A write in one arm of an `if` after the tree does not hide it from a read
+// that the other arm reaches.
+__global__ void treeReachesPastOneArm(const float *in, float *out, bool clear) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(FULL, v, off);
+  if (clear) {
+    v = 0.0f;
+  } else {
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+    // CHECK-MESSAGES: :[[@LINE-1]]:50: warning: 'v' holds the total of a __shfl_down_sync tree reduction only in lane 0 {{.*}}[warp-reduction-result-lane]
+    // CHECK-MESSAGES: :[[@LINE-6]]:10: note: the reduction moves values down towards lane 0 here
+  }
+}
+
 // Every lane divides by the "total" (the real bug: per-atom force totals).
 __global__ void normaliseInline(const float *in, float *out) {
   float x = in[threadIdx.x];
@@ -238,4 +253,34 @@ __global__ void oneElementReduced(const float *in, float *out) {
   out[threadIdx.x] = acc[1];
   if (threadIdx.x % 32 == 0)
     out[64] = acc[0];
+}
+
+// The reduction runs in one arm, the read in the other: the value read there
+// never passed through the tree (dgSPARSE's SpMM keeps both shapes in one
+// kernel). Source order puts the tree first; execution never does.
+__global__ void reductionInOtherArm(const float *in, float *out, bool reduce) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  if (reduce) {
+    for (int off = 16; off > 0; off >>= 1)
+      v += __shfl_down_sync(FULL, v, off);
+    if ((threadIdx.x & 31) == 0)
+      out[blockIdx.x] = v;
+  } else {
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v * 2.0f;
+  }
+}
+
+// The same across switch cases that break.
+__global__ void reductionInOtherCase(const float *in, float *out, int mode) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  switch (mode) {
+  case 0:
+    v = warpReduceSum(v);
+    if ((threadIdx.x & 31) == 0)
+      out[blockIdx.x] = v;
+    break;
+  default:
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+    break;
+  }
 }

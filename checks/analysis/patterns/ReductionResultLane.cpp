@@ -3,6 +3,7 @@
 #include "patterns/ReductionResultLane.h"
 #include "ast/AstQueries.h"
 #include "ast/GuardFacts.h"
+#include "ast/StmtReachability.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "lanes/LaneExpressions.h"
 #include "patterns/ShuffleSteps.h"
@@ -192,6 +193,27 @@ struct Event {
   std::optional<int64_t> Element;
 };
 
+/// The event whose value \p Use reads: the last one before it in source
+/// order that can run before it (a write in an `if`'s other arm, or in an
+/// earlier `switch` case that breaks, cannot). \p Applies filters the
+/// events (an element the use does not read). Null when none.
+template <typename Filter>
+const Event *reachingEvent(const std::vector<Event> &Events, const Stmt *Use,
+                           const SourceManager &SM, StmtReachability &Paths, Filter Applies) {
+  llvm::SmallVector<const Event *, 8> Earlier;
+  for (const Event &E : Events)
+    if (Applies(E) && SM.isBeforeInTranslationUnit(E.End, Use->getBeginLoc()))
+      Earlier.push_back(&E);
+  // Only a reduction's event is ever reported: without one, the answer
+  // matters to no caller, and the CFG is not built.
+  if (llvm::none_of(Earlier, [](const Event *E) { return E->Shuffle != nullptr; }))
+    return Earlier.empty() ? nullptr : Earlier.back();
+  for (const Event *E : llvm::reverse(Earlier))
+    if (Paths.mayFollow(E->At, Use))
+      return E;
+  return nullptr;
+}
+
 class Analyzer {
 public:
   Analyzer(ASTContext &Ctx, DownShuffleReach &Reach)
@@ -261,6 +283,7 @@ const CallExpr *Analyzer::returnedLaneZeroTotal(const FunctionDecl *FD, unsigned
     return It->second;
   HelperResults[FD] = nullptr; // recursion: not a reduction helper
   auto Events = collectEvents(FD->getBody(), Depth);
+  StmtReachability Paths(FD, Ctx);
   // Every return must hand back a variable whose last event is a reduction.
   const CallExpr *Result = nullptr;
   bool AllReturnsReduce = true, AnyReturn = false;
@@ -271,10 +294,11 @@ const CallExpr *Analyzer::returnedLaneZeroTotal(const FunctionDecl *FD, unsigned
     AnyReturn = true;
     const VarDecl *Var = referencedVar(Ret->getRetValue());
     const Event *Last = nullptr;
-    if (Var)
-      for (const Event &E : Events.lookup(Var))
-        if (before(E.End, Ret->getBeginLoc()))
-          Last = &E;
+    if (Var) {
+      auto It = Events.find(Var);
+      if (It != Events.end())
+        Last = reachingEvent(It->second, Ret, SM, Paths, [](const Event &) { return true; });
+    }
     if (!Last || !Last->Shuffle) {
       AllReturnsReduce = false;
       return;
@@ -428,6 +452,7 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
   std::vector<LaneZeroTotalUse> Result;
   const Stmt *Body = FD->getBody();
   auto Events = collectEvents(Body, 0);
+  StmtReachability Paths(FD, Ctx);
   llvm::DenseMap<const Stmt *, bool> Reported; // one report per reduction event
   bool AnyReduction = llvm::any_of(Events, [](const auto &Entry) {
     return llvm::any_of(Entry.second, [](const Event &E) { return E.Shuffle != nullptr; });
@@ -451,15 +476,12 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
       // An element with a constant index is only what was written to it
       // (or to every element, through a variable index).
       std::optional<int64_t> Element = constantElement(Value, Ctx);
-      const Event *Last = nullptr;
-      for (const Event &E : It->second) {
+      for (const Event &E : It->second)
         if (contains(E.At, Ref) && E.Shuffle)
           return; // a step of the reduction itself
-        if (Element && E.Element && *E.Element != *Element)
-          continue;
-        if (before(E.End, Ref->getBeginLoc()))
-          Last = &E;
-      }
+      const Event *Last = reachingEvent(It->second, Ref, SM, Paths, [&](const Event &E) {
+        return !(Element && E.Element && *E.Element != *Element);
+      });
       if (!Last || !Last->Shuffle || Reported.count(Last->At))
         return;
       const Stmt *P = parentStmt(Value, Ctx);
