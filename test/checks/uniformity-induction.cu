@@ -126,3 +126,43 @@ __global__ void flagVaryingStepAfterAnotherVariableGaveUp(float *out, int n) {
   }
   out[i] = acc;
 }
+
+// Several definitions, but only one reaches the loop: the variable there is
+// that definition plus its steps. GE-SpMM reuses its index variable this way
+// (`i = ((warp / nnv) << 5) + lane; for (; i < n + lane; i += stride)`).
+__global__ void silentRedefinedBeforeLoop(float *out, int n, int stride) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  int i = threadIdx.x;
+  out[i] = 0;
+  i = ((blockIdx.x * blockDim.x + threadIdx.x) / 32 << 5) + lane;
+  for (; i < roundUp32(n) + (int)lane; i += 32 * stride)
+    acc += __shfl_xor_sync(FULL, acc, 1);
+  out[threadIdx.x] = acc;
+}
+
+// A definition after the loop does not reach its test.
+__global__ void silentRedefinedAfterLoop(float *out, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  int i = lane;
+  for (; i < roundUp32(n); i += 32)
+    acc += __shfl_xor_sync(FULL, acc, 1);
+  i = threadIdx.x % 7;
+  out[i] = acc;
+}
+
+// Two definitions reach the test (one under a uniform branch, but with a
+// different lane offset): the lanes can disagree.
+__global__ void flagTwoDefinitionsReach(float *out, int n) {
+  unsigned lane = threadIdx.x & 31;
+  float acc = 0;
+  int i = lane;
+  if (n > 64)
+    i = lane / 2;
+  for (; i < roundUp32(n); i += 32) {
+    acc += __shfl_xor_sync(FULL, acc, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  }
+  out[threadIdx.x] = acc;
+}

@@ -275,14 +275,30 @@ struct FunctionUniformity::Impl {
   /// `tid += blockDim.x * gridDim.x`, `++k`).
   struct Induction {
     bool Valid = false;
+    /// Written only by plain definitions and steps (no address taken, no
+    /// non-const reference, no asm output), whether or not Valid.
+    bool OnlyPlainWrites = false;
     const clang::Expr *Init = nullptr;
     const clang::Stmt *InitPoint = nullptr;
+    /// Every plain definition (the initialiser, `v = e` that is not a
+    /// step) and where it is made; Valid needs exactly one.
+    llvm::SmallVector<std::pair<const clang::Expr *, const clang::Stmt *>, 2> Inits;
     /// Each step and where it is taken; a null step expression is +-1.
     llvm::SmallVector<std::pair<const clang::Expr *, const clang::Stmt *>, 2> Steps;
   };
   llvm::DenseMap<const clang::VarDecl *, Induction> Inductions;
 
   const Induction &induction(const clang::VarDecl *V);
+  /// For a variable with several plain definitions and otherwise only
+  /// steps (`i = a; ...; i = b; for (; ...; i += s)`): the induction that
+  /// starts at the one definition reaching \p Point, where no other
+  /// definition does (ReachingInits.cpp). Not Valid when none or several
+  /// reach.
+  Induction reachingInduction(const clang::VarDecl *V, const clang::Stmt *Point);
+  /// The definition made at \p Def reaches \p Point: some path runs from
+  /// it to Point through no statement of \p Kills.
+  bool reachesUnkilled(const clang::Stmt *Def, const clang::Stmt *Point,
+                       llvm::ArrayRef<const clang::Stmt *> Kills) const;
   /// Fills Inductions for every variable of the body, in one walk.
   void scanInductions();
   bool InductionsScanned = false;

@@ -77,10 +77,9 @@ void FunctionUniformity::Impl::scanInductions() {
   };
   auto AddInit = [&](const VarDecl *V, const Expr *Init, const Stmt *Point) {
     Induction &I = Inductions[V];
-    if (I.Init)
-      Bad[V] = true;
     I.Init = Init;
     I.InitPoint = Point;
+    I.Inits.push_back({Init, Point});
   };
   auto AddStep = [&](const VarDecl *V, const Expr *Step, const Stmt *At) {
     Inductions[V].Steps.push_back({Step, At});
@@ -152,8 +151,11 @@ void FunctionUniformity::Impl::scanInductions() {
             Bad[V] = true;
     }
   });
-  for (auto &[V, I] : Inductions)
-    I.Valid = !Bad.lookup(V) && I.Init && I.InitPoint;
+  for (auto &[V, I] : Inductions) {
+    I.OnlyPlainWrites = !Bad.lookup(V) &&
+                        llvm::all_of(I.Inits, [](const auto &Def) { return Def.second; });
+    I.Valid = I.OnlyPlainWrites && I.Inits.size() == 1;
+  }
 }
 
 bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, unsigned GroupSize,
@@ -173,8 +175,9 @@ bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, unsigned GroupS
         return false;
     return true;
   };
-  if (!Converged(I.InitPoint))
-    return false;
+  for (const auto &Def : I.Inits)
+    if (!Converged(Def.second))
+      return false;
   for (const auto &Step : I.Steps)
     if (!Converged(Step.second))
       return false;
@@ -243,6 +246,16 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
     if (I.Valid && P.writesInLockstep(V, GroupSize, ProvingBlock))
       if (TermRef Value = inductionValue(V, I, W, T))
         return Value;
+    // Several definitions, one of which reaches here: without steps that
+    // one is the value; with steps, every lane took the same ones when all
+    // writes ran in lockstep.
+    if (!I.Valid && I.OnlyPlainWrites) {
+      Induction Reaching = P.reachingInduction(V, Point);
+      if (Reaching.Valid &&
+          (Reaching.Steps.empty() || P.writesInLockstep(V, GroupSize, ProvingBlock)))
+        if (TermRef Value = inductionValue(V, Reaching, W, T))
+          return Value;
+    }
   }
   // A leaf: one per variable (and per point where it may have changed).
   const void *At = P.isMutated(V) ? Point : nullptr;
