@@ -204,6 +204,32 @@ __global__ void flagDownReductionIsNotHeldAlike(float *out, const float *in) {
   out[threadIdx.x] = v;
 }
 
+// A butterfly written through the project's one-line shuffle wrapper
+// (TransformerEngine's `warp_shuffle_xor`) is the same butterfly; a wrapper
+// whose shuffle is 16 lanes wide is not a whole-warp one.
+template <typename T>
+__device__ T shuffleXor(T v, int laneMask, int width = 32, unsigned mask = FULL) {
+  return __shfl_xor_sync(mask, v, laneMask, width);
+}
+__device__ float shuffleXor16(float v, int laneMask) { return __shfl_xor_sync(FULL, v, laneMask, 16); }
+
+__global__ void silentButterflyThroughWrapper(float *out, const float *in) {
+  float v = in[threadIdx.x];
+  float s = v;
+  for (int o = 16; o > 0; o >>= 1) s += shuffleXor(s, o);
+  if (s > 10.f) v += __shfl_xor_sync(FULL, v, 2);
+  out[threadIdx.x] = v;
+}
+
+__global__ void flagNarrowButterflyThroughWrapper(float *out, const float *in) {
+  float v = in[threadIdx.x];
+  float s = v;
+  for (int o = 16; o > 0; o >>= 1) s += shuffleXor16(s, o);
+  if (s > 10.f) v += __shfl_xor_sync(FULL, v, 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  out[threadIdx.x] = v;
+}
+
 // --- 12. Broadcasts through a wrapper whose source lane is a parameter ---------------
 // Kokkos' shfl(val, src, width) and raft's shfl(val, srcLane) wrap __shfl_sync:
 // the result is the source lane's value for every lane when the caller's source is

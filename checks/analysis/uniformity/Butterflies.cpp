@@ -24,6 +24,81 @@ using namespace clang;
 namespace warp_tidy {
 using namespace uniformity_detail;
 
+namespace {
+
+/// The operands of an xor shuffle, as the caller wrote them.
+struct XorShuffle {
+  const Expr *Value = nullptr, *Lane = nullptr, *Mask = nullptr;
+  const Expr *Width = nullptr; ///< null: the intrinsic's default, 32
+};
+
+/// The shuffle \p Call makes: `__shfl_xor_sync(...)` itself, or a call of a
+/// helper whose body is one `return` of such a shuffle of its parameters
+/// (`shflXor(v, o)` returning `__shfl_xor_sync(mask, v, o, width)`), with
+/// each parameter replaced by the call's argument (or its default). A
+/// project's wrapper is the same shuffle: what the butterfly needs is the
+/// operation, not its spelling.
+std::optional<XorShuffle> xorShuffleOf(const CallExpr *Call, unsigned Depth = 0) {
+  if (!Call || Depth > 2)
+    return std::nullopt;
+  if (std::optional<CollectiveCall> C = recogniseCollective(Call)) {
+    if (C->Intrinsic->Kind != CollectiveKind::Shuffle ||
+        C->Intrinsic->Direction != ShuffleDirection::Xor || !C->Intrinsic->IsSync)
+      return std::nullopt;
+    XorShuffle S;
+    S.Value = Call->getArg(C->Intrinsic->ValueArg);
+    S.Lane = Call->getArg(C->Intrinsic->LaneOrDeltaArg);
+    S.Mask = C->maskArg();
+    int W = C->Intrinsic->WidthArg;
+    if (W >= 0 && static_cast<unsigned>(W) < Call->getNumArgs() &&
+        !isa<CXXDefaultArgExpr>(Call->getArg(W)))
+      S.Width = Call->getArg(W);
+    return S;
+  }
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr)
+    Callee = Def;
+  const auto *Body = Callee ? dyn_cast_or_null<CompoundStmt>(Callee->getBody()) : nullptr;
+  const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+  const auto *Inner = Ret && Ret->getRetValue()
+                          ? dyn_cast<CallExpr>(Ret->getRetValue()->IgnoreParenImpCasts())
+                          : nullptr;
+  std::optional<XorShuffle> S = xorShuffleOf(Inner, Depth + 1);
+  if (!S)
+    return std::nullopt;
+  unsigned First = firstParameterArgument(Call, Callee);
+  // A parameter of the helper stands for the caller's argument; anything
+  // else in the shuffle must not depend on the helper's own state.
+  auto Bind = [&](const Expr *E, bool &Ok) -> const Expr * {
+    if (!E)
+      return nullptr;
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *Parm = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Parm) {
+      Ok &= !Ref || !isa<VarDecl>(Ref->getDecl()) ||
+            !cast<VarDecl>(Ref->getDecl())->hasLocalStorage();
+      return E;
+    }
+    unsigned Index = Parm->getFunctionScopeIndex();
+    if (Parm->getDeclContext() != Callee || First + Index >= Call->getNumArgs()) {
+      Ok = false;
+      return E;
+    }
+    const Expr *Arg = Call->getArg(First + Index);
+    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
+      Arg = Default->getExpr();
+    return Arg;
+  };
+  bool Ok = true;
+  S->Value = Bind(S->Value, Ok);
+  S->Lane = Bind(S->Lane, Ok);
+  S->Mask = Bind(S->Mask, Ok);
+  S->Width = Bind(S->Width, Ok);
+  return Ok ? S : std::nullopt;
+}
+
+} // namespace
+
 llvm::ArrayRef<const VarDecl *> FunctionUniformity::Impl::butterflyResults(const Stmt *Loop) {
   const auto *For = dyn_cast_or_null<ForStmt>(Loop);
   if (!For)
@@ -127,7 +202,8 @@ FunctionUniformity::Impl::findButterflies(const ForStmt *For) {
 }
 
 /// `v op= shfl`, `v = v op shfl`, `v = op(v, shfl)` with shfl =
-/// `__shfl_xor_sync(full mask, v, offset[, 32])` and op commutative.
+/// `__shfl_xor_sync(full mask, v, offset[, 32])`, directly or through a
+/// one-line wrapper (xorShuffleOf), and op commutative.
 bool FunctionUniformity::Impl::isButterflyStep(const VarDecl *V, BinaryOperatorKind Op,
                                                const Expr *Value, const VarDecl *Offset) {
   auto IsV = [&](const Expr *E) {
@@ -135,21 +211,15 @@ bool FunctionUniformity::Impl::isButterflyStep(const VarDecl *V, BinaryOperatorK
     return Ref && Ref->getDecl() == V;
   };
   auto IsShuffle = [&](const Expr *E) {
-    const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
-    std::optional<CollectiveCall> C = Call ? recogniseCollective(Call) : std::nullopt;
-    if (!C || C->Intrinsic->Kind != CollectiveKind::Shuffle ||
-        C->Intrinsic->Direction != ShuffleDirection::Xor || !C->Intrinsic->IsSync)
+    std::optional<XorShuffle> S = xorShuffleOf(dyn_cast<CallExpr>(E->IgnoreParenImpCasts()));
+    if (!S || !S->Mask)
       return false;
-    std::optional<uint32_t> Mask = resolveMaskConstant(C->maskArg(), Ctx);
-    const auto *Lane =
-        dyn_cast<DeclRefExpr>(Call->getArg(C->Intrinsic->LaneOrDeltaArg)->IgnoreParenImpCasts());
-    if (!Mask || *Mask != 0xffffffffu || !IsV(Call->getArg(C->Intrinsic->ValueArg)) || !Lane ||
-        Lane->getDecl() != Offset)
+    std::optional<uint32_t> Mask = resolveMaskConstant(S->Mask, Ctx);
+    const auto *Lane = dyn_cast<DeclRefExpr>(S->Lane->IgnoreParenImpCasts());
+    if (!Mask || *Mask != 0xffffffffu || !IsV(S->Value) || !Lane || Lane->getDecl() != Offset)
       return false;
-    int W = C->Intrinsic->WidthArg;
-    if (W >= 0 && static_cast<unsigned>(W) < Call->getNumArgs() &&
-        !isa<CXXDefaultArgExpr>(Call->getArg(W))) {
-      std::optional<int64_t> Width = integerConstant(Call->getArg(W), Ctx);
+    if (S->Width) {
+      std::optional<int64_t> Width = integerConstant(S->Width, Ctx);
       if (!Width || *Width != 32)
         return false;
     }

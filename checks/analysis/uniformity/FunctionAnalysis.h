@@ -258,7 +258,8 @@ struct FunctionUniformity::Impl {
   llvm::SmallVector<const clang::VarDecl *, 1> findButterflies(const clang::ForStmt *For);
 
   /// `v op= shfl`, `v = v op shfl`, `v = op(v, shfl)` with shfl =
-  /// `__shfl_xor_sync(full mask, v, offset[, 32])` and op commutative.
+  /// `__shfl_xor_sync(full mask, v, offset[, 32])`, directly or through a
+  /// one-line wrapper of it, and op commutative.
   bool isButterflyStep(const clang::VarDecl *V, clang::BinaryOperatorKind Op,
                        const clang::Expr *Value, const clang::VarDecl *Offset);
 
