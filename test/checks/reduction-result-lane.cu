@@ -117,6 +117,22 @@ __global__ void tileDownTree(const float *in, float *out) {
   // CHECK-MESSAGES: :[[@LINE-3]]:10: note: the reduction moves values down
 }
 
+// Without a fresh write each iteration, the tree of one iteration is what
+// the other arm reads in the next.
+__global__ void treeReachesNextIteration(const float *in, float *out, const int *rows, int n) {
+  float c = in[threadIdx.x];
+  for (int k = 0; k < n; ++k) {
+    if (rows[k] == 0) {
+      for (int off = 16; off > 0; off >>= 1)
+        c += __shfl_down_sync(FULL, c, off);
+    } else {
+      out[k * 32 + (threadIdx.x & 31)] = c;
+      // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: 'c' holds the total of a __shfl_down_sync tree reduction only in lane 0 {{.*}}[warp-reduction-result-lane]
+      // CHECK-MESSAGES: :[[@LINE-4]]:14: note: the reduction moves values down towards lane 0 here
+    }
+  }
+}
+
 // ---------------------------------------------------------- must stay silent
 
 // Only lane 0 consumes the total: guarded store, early exit, ?: arm.
@@ -282,5 +298,27 @@ __global__ void reductionInOtherCase(const float *in, float *out, int mode) {
   default:
     out[blockIdx.x * blockDim.x + threadIdx.x] = v;
     break;
+  }
+}
+
+// Inside a loop whose every iteration writes the variable afresh before the
+// branch: the tree of one iteration never reaches the next iteration's other
+// arm (dgSPARSE's row-split SpMM: a tree when the warp's non-zeros share a
+// row, a segmented scan otherwise).
+__global__ void reductionInOtherArmEachIteration(const float *in, float *out, const int *rows,
+                                                 int n) {
+  float c[2];
+  for (int k = 0; k < n; ++k) {
+    for (int i = 0; i < 2; i++)
+      c[i] = in[(k * 2 + i) * 32 + (threadIdx.x & 31)];
+    if (rows[k] == 0) {
+      for (int i = 0; i < 2; i++)
+        for (int off = 16; off > 0; off >>= 1)
+          c[i] += __shfl_down_sync(FULL, c[i], off);
+      if ((threadIdx.x & 31) == 0)
+        out[k] = c[0] + c[1];
+    } else {
+      out[k * 32 + (threadIdx.x & 31)] = c[0] - c[1];
+    }
   }
 }

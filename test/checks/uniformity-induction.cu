@@ -166,3 +166,38 @@ __global__ void flagTwoDefinitionsReach(float *out, int n) {
   }
   out[threadIdx.x] = acc;
 }
+
+// dgSPARSE's merge-based SpMM: the thread id is redefined from the warp id
+// divided by a run-time count, then strides by a run-time amount. At the
+// loop test it is ((warp / nnv) << 5) + lane plus uniform steps: less the
+// lane, the same in every lane. Before the redefinition, `warp` and `lane`
+// read the first definition with no step taken yet.
+__global__ void silentRedefinedFromWarpQuotient(float *out, int nv, int nnz) {
+  int tid = 256 * blockIdx.x + threadIdx.x;
+  int warp = tid >> 5;
+  int lane = tid & 31;
+  int nnv = nv / 2;
+  tid = ((warp / nnv) << 5) + lane;
+  int stride = 256 * gridDim.x / nnv;
+  float acc = 0;
+  for (; tid < nnz + lane; tid += stride) {
+    __syncwarp();
+    acc += out[tid];
+  }
+  out[threadIdx.x] = acc;
+}
+
+// The same with the lane's own quotient: lanes of one warp differ.
+__global__ void flagRedefinedFromLaneQuotient(float *out, int nv, int nnz) {
+  int tid = 256 * blockIdx.x + threadIdx.x;
+  int lane = tid & 31;
+  int nnv = nv / 2;
+  tid = ((tid / nnv) << 5) + lane;
+  float acc = 0;
+  for (; tid < nnz + lane; tid += 32) {
+    __syncwarp();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: __syncwarp with its implicit full-warp mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+    acc += out[tid];
+  }
+  out[threadIdx.x] = acc;
+}

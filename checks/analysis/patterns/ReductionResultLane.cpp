@@ -194,23 +194,34 @@ struct Event {
 };
 
 /// The event whose value \p Use reads: the last one before it in source
-/// order that can run before it (a write in an `if`'s other arm, or in an
-/// earlier `switch` case that breaks, cannot). \p Applies filters the
-/// events (an element the use does not read). Null when none.
+/// order that reaches it on a CFG path no other event of the variable lies
+/// on (a write in an `if`'s other arm, or one that a later write in the
+/// loop replaces, is not what the use sees). \p Applies filters the events
+/// (an element the use does not read). Null when none.
 template <typename Filter>
 const Event *reachingEvent(const std::vector<Event> &Events, const Stmt *Use,
                            const SourceManager &SM, StmtReachability &Paths, Filter Applies) {
   llvm::SmallVector<const Event *, 8> Earlier;
-  for (const Event &E : Events)
-    if (Applies(E) && SM.isBeforeInTranslationUnit(E.End, Use->getBeginLoc()))
+  llvm::SmallVector<const Stmt *, 8> Writes;
+  for (const Event &E : Events) {
+    if (!Applies(E))
+      continue;
+    Writes.push_back(E.At);
+    if (SM.isBeforeInTranslationUnit(E.End, Use->getBeginLoc()))
       Earlier.push_back(&E);
+  }
   // Only a reduction's event is ever reported: without one, the answer
   // matters to no caller, and the CFG is not built.
   if (llvm::none_of(Earlier, [](const Event *E) { return E->Shuffle != nullptr; }))
     return Earlier.empty() ? nullptr : Earlier.back();
-  for (const Event *E : llvm::reverse(Earlier))
-    if (Paths.mayFollow(E->At, Use))
+  for (const Event *E : llvm::reverse(Earlier)) {
+    llvm::SmallVector<const Stmt *, 8> Others;
+    for (const Stmt *W : Writes)
+      if (W != E->At)
+        Others.push_back(W);
+    if (Paths.mayFollow(E->At, Use, Others))
       return E;
+  }
   return nullptr;
 }
 

@@ -11,6 +11,7 @@
 #include "llvm/Support/SMTAPI.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <mutex>
 #include <optional>
@@ -352,6 +353,13 @@ bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) 
 struct UniformityProver::Solver {
   llvm::SMTSolverRef S;
   llvm::DenseMap<TermRef, unsigned> AbstractIds;
+  /// Each lane's copy of an abstracted lane-dependent nonlinear term: its
+  /// operands and the symbol that stands for its value (see Lowering).
+  struct Application {
+    const char *Tag;
+    llvm::SMTExprRef Left, Right, Value;
+  };
+  llvm::DenseMap<TermRef, llvm::SmallVector<Application, 2>> Applications;
 
   llvm::SMTExprRef bv(uint64_t V, unsigned Width) {
     return S->mkBitvector(llvm::APSInt(llvm::APInt(Width, V), true), Width);
@@ -522,6 +530,43 @@ struct Lowering {
     }
   }
 
+  /// Division and remainder only: a product of unknowns is how a thread's
+  /// linear id is formed (`x + Dx * (y + Dy * z)`), which the warp model
+  /// needs as arithmetic.
+  static bool isOpaqueDivision(TermRef T) {
+    switch (T->Op) {
+    case TermOp::UDiv:
+    case TermOp::SDiv:
+    case TermOp::URem:
+    case TermOp::SRem:
+      return !T->Ops[0]->isConst() && !T->Ops[1]->isConst();
+    default:
+      return false;
+    }
+  }
+
+  /// A lane-dependent quotient or remainder of two unknowns (`warp / nnv`,
+  /// `row % ld`): the value as a function of its operands
+  /// and nothing more (Ackermann's reduction). Each lane's copy is a fresh
+  /// symbol, equal to the other lane's wherever their operands are equal:
+  /// all a question of uniformity needs, and a weaker model than the
+  /// arithmetic, so a proof still holds. The solver is spared a divider
+  /// that it bit-blasts slowly and often gives up on.
+  llvm::SMTExprRef application(TermRef T) {
+    llvm::SMTExprRef Left = lower(T->Ops[0]), Right = lower(T->Ops[1]);
+    auto [Id, New] = Z.AbstractIds.try_emplace(T, Z.AbstractIds.size());
+    (void)New;
+    auto &Copies = Z.Applications[T];
+    llvm::SMTExprRef Value = Z.symbol("f" + std::to_string(Id->second) + L.Tag, T->Width);
+    for (const UniformityProver::Solver::Application &Other : Copies)
+      if (std::strcmp(Other.Tag, L.Tag) != 0)
+        S.addConstraint(S.mkOr(
+            S.mkNot(S.mkAnd(S.mkEqual(Left, Other.Left), S.mkEqual(Right, Other.Right))),
+            S.mkEqual(Value, Other.Value)));
+    Copies.push_back({L.Tag, Left, Right, Value});
+    return Value;
+  }
+
   llvm::SMTExprRef compute(TermRef T) {
     unsigned W = T->Width;
     switch (T->Op) {
@@ -564,6 +609,8 @@ struct Lowering {
       return Z.alignedSymbol("a" + std::to_string(Id->second), W,
                              TermBuilder::knownZeroBits(T, Aligned));
     }
+    if (Abstract && T->LaneDependent && isOpaqueDivision(T))
+      return application(T);
     if (T->Op == TermOp::Ite) {
       llvm::SMTExprRef C = lower(T->Ops[0]);
       ++InsideSelectArm;
@@ -660,6 +707,7 @@ static llvm::SMTSolver &freshSolver(std::unique_ptr<UniformityProver::Solver> &Z
   if (WallClockLimitMs)
     S.setUnsignedParam("timeout", WallClockLimitMs);
   Z3->AbstractIds.clear();
+  Z3->Applications.clear();
   return S;
 }
 

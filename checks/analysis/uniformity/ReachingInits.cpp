@@ -11,75 +11,23 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ast/StmtReachability.h"
 #include "uniformity/FunctionAnalysis.h"
 #include "clang/Analysis/CFG.h"
-#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace clang;
 
 namespace warp_tidy {
-namespace {
-
-/// Where a statement sits: its block and its index among the block's
-/// elements (the terminator comes after every element).
-struct Position {
-  const CFGBlock *Block = nullptr;
-  unsigned Index = 0;
-};
-
-Position positionIn(const CFGBlock *B, const Stmt *S) {
-  unsigned I = 0;
-  for (const CFGElement &E : *B) {
-    if (std::optional<CFGStmt> CS = E.getAs<CFGStmt>(); CS && CS->getStmt() == S)
-      return {B, I};
-    ++I;
-  }
-  return {B, I};
-}
-
-} // namespace
 
 bool FunctionUniformity::Impl::reachesUnkilled(const Stmt *Def, const Stmt *Point,
                                                llvm::ArrayRef<const Stmt *> Kills) const {
   // Every statement asked about is placed (reachingInduction checks).
   auto Locate = [&](const Stmt *S) { return positionIn(BlockOf.lookup(S), S); };
-  Position D = Locate(Def), P = Locate(Point);
-  llvm::SmallVector<Position, 4> KillAt;
+  llvm::SmallVector<CfgPosition, 4> KillAt;
   for (const Stmt *K : Kills)
     KillAt.push_back(Locate(K));
-  // Is a definition made in block B between indices From and To (both
-  // excluded)?
-  auto KilledWithin = [&](const CFGBlock *B, unsigned From, unsigned To) {
-    return llvm::any_of(KillAt, [&](const Position &K) {
-      return K.Block == B && K.Index > From && K.Index < To;
-    });
-  };
-  if (D.Block == P.Block && D.Index < P.Index)
-    return !KilledWithin(D.Block, D.Index, P.Index);
-  if (KilledWithin(D.Block, D.Index, ~0u))
-    return false; // defined again before the definition's block ends
-  // Forward from the definition's block; a block that defines again stops
-  // the path unless the point comes first in it.
-  llvm::BitVector Seen(NumBlocks);
-  llvm::SmallVector<const CFGBlock *, 16> Work(D.Block->succ_begin(), D.Block->succ_end());
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.pop_back_val();
-    if (!B || Seen.test(B->getBlockID()))
-      continue;
-    Seen.set(B->getBlockID());
-    if (B == P.Block) {
-      bool KilledFirst = llvm::any_of(
-          KillAt, [&](const Position &K) { return K.Block == B && K.Index < P.Index; });
-      if (!KilledFirst)
-        return true;
-      continue;
-    }
-    if (llvm::any_of(KillAt, [&](const Position &K) { return K.Block == B; }))
-      continue;
-    Work.append(B->succ_begin(), B->succ_end());
-  }
-  return false;
+  return reachesAvoiding(Ctx, NumBlocks, Locate(Def), Locate(Point), KillAt);
 }
 
 FunctionUniformity::Impl::Induction
@@ -105,6 +53,16 @@ FunctionUniformity::Impl::reachingInduction(const VarDecl *V, const Stmt *Point)
     Found.Init = All.Inits[I].first;
     Found.InitPoint = Defs[I];
     Found.Valid = true;
+    // Only the steps that lie between the definition and the point have
+    // been taken there (none, for a point before the loop).
+    Found.Steps.clear();
+    for (const auto &Step : All.Steps) {
+      if (!BlockOf.count(Step.second))
+        return {}; // a step the CFG does not place (a lambda's)
+      if (reachesUnkilled(Defs[I], Step.second, Others) &&
+          reachesUnkilled(Step.second, Point, Others))
+        Found.Steps.push_back(Step);
+    }
   }
   return Found;
 }
