@@ -133,6 +133,18 @@ __global__ void treeReachesNextIteration(const float *in, float *out, const int 
   }
 }
 
+// A template's tree is judged in each instantiation: with W = 32 it is a
+// whole-warp tree, and every lane reads its result.
+template <int W> __global__ void templatedWholeWarpTree(const float *in, float *out) {
+  float v = in[threadIdx.x];
+  for (int i = W / 2; i > 0; i /= 2)
+    v += __shfl_down_sync(FULL, v, i);
+  out[threadIdx.x] = v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'v' holds the total of a __shfl_down_sync tree reduction only in lane 0 {{.*}}[warp-reduction-result-lane]
+  // CHECK-MESSAGES: :[[@LINE-3]]:10: note: the reduction moves values down towards lane 0 here
+}
+template __global__ void templatedWholeWarpTree<32>(const float *, float *);
+
 // ---------------------------------------------------------- must stay silent
 
 // Only lane 0 consumes the total: guarded store, early exit, ?: arm.
@@ -322,3 +334,17 @@ __global__ void reductionInOtherArmEachIteration(const float *in, float *out, co
     }
   }
 }
+
+// A tree that starts below 16 sums segments: with TB = 8, offsets 4, 2, 1
+// leave each 8-lane segment's total in its first lane, where it is read
+// (pytorch_scatter's segment_csr; TB = 1 runs no step at all).
+template <int TB> __global__ void segmentTotals(const float *in, float *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[t];
+  for (int i = TB / 2; i > 0; i /= 2)
+    v += __shfl_down_sync(FULL, v, i);
+  if ((t & (TB - 1)) == 0)
+    out[t / TB] = v;
+}
+template __global__ void segmentTotals<8>(const float *, float *, int);
+template __global__ void segmentTotals<1>(const float *, float *, int);

@@ -201,3 +201,35 @@ __global__ void flagRedefinedFromLaneQuotient(float *out, int nv, int nnz) {
   }
   out[threadIdx.x] = acc;
 }
+
+// A loop whose first test fails in this instantiation never runs: with
+// TB = 1 the tree `for (i = TB / 2; i > 0; i /= 2)` is dead code, like a
+// discarded `if constexpr` branch (pytorch_scatter's segment_csr, which
+// instantiates TB = 1 for short rows). With TB = 2 it runs, under a
+// condition that splits the warp's 2-lane rows.
+template <int TB> __global__ void segmentSumDeadTree(const float *in, float *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = t / TB;
+  if (row < n) {
+    float v = in[t];
+    for (int i = TB / 2; i > 0; i /= 2)
+      v += __shfl_down_sync(FULL, v, i);
+    if ((t & (TB - 1)) == 0)
+      out[row] = v;
+  }
+}
+template __global__ void segmentSumDeadTree<1>(const float *, float *, int);
+
+template <int TB> __global__ void segmentSumLiveTree(const float *in, float *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = t / TB;
+  if (row < n) {
+    float v = in[t];
+    for (int i = TB / 2; i > 0; i /= 2)
+      v += __shfl_down_sync(FULL, v, i);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_down_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+    if ((t & (TB - 1)) == 0)
+      out[row] = v;
+  }
+}
+template __global__ void segmentSumLiveTree<2>(const float *, float *, int);

@@ -138,6 +138,29 @@ bool reachesAvoiding(const ASTContext &Ctx, unsigned NumBlocks, CfgPosition From
   return false;
 }
 
+llvm::BitVector liveBlocks(const CFG &Cfg, const ASTContext &Ctx) {
+  llvm::BitVector Live(Cfg.getNumBlockIDs());
+  llvm::SmallVector<std::pair<const CFGBlock *, const CFGBlock *>, 16> Work = {
+      {&Cfg.getEntry(), nullptr}};
+  // A block is expanded once per way in: from outside its loop, or around.
+  llvm::BitVector Seen(2 * Cfg.getNumBlockIDs());
+  while (!Work.empty()) {
+    auto [B, Pred] = Work.pop_back_val();
+    if (!B)
+      continue;
+    const auto *For = dyn_cast_or_null<ForStmt>(B->getTerminatorStmt());
+    bool Around = For && Pred && holdsStmt(Pred, For->getInc());
+    unsigned Slot = 2 * B->getBlockID() + (Around ? 1 : 0);
+    if (Seen.test(Slot))
+      continue;
+    Seen.set(Slot);
+    Live.set(B->getBlockID());
+    for (const CFGBlock *S : successorsFrom(B, Pred, Ctx))
+      Work.push_back({S, B});
+  }
+  return Live;
+}
+
 struct StmtReachability::Graph {
   std::unique_ptr<CFG> Cfg;
   std::unique_ptr<ParentMap> Parents;

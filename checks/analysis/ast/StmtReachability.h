@@ -19,8 +19,13 @@
 #include "llvm/ADT/ArrayRef.h"
 #include <memory>
 
+namespace llvm {
+class BitVector;
+} // namespace llvm
+
 namespace clang {
 class ASTContext;
+class CFG;
 class CFGBlock;
 class FunctionDecl;
 class Stmt;
@@ -46,6 +51,13 @@ CfgPosition positionIn(const clang::CFGBlock *B, const clang::Stmt *S);
 /// cannot be skipped by taking the exit edge before the first iteration.
 bool reachesAvoiding(const clang::ASTContext &Ctx, unsigned NumBlocks, CfgPosition From,
                      CfgPosition To, llvm::ArrayRef<CfgPosition> Kills);
+
+/// The blocks of \p Cfg that some execution runs, by block ID: reachable
+/// from the entry, where a `for` loop whose first test fails by its
+/// constant bounds (`for (int i = TB / 2; i > 0; i /= 2)` with TB = 1)
+/// never runs its body. An instantiation's dead code, like a discarded
+/// `if constexpr` branch, is not code to report on.
+llvm::BitVector liveBlocks(const clang::CFG &Cfg, const clang::ASTContext &Ctx);
 
 class StmtReachability {
 public:

@@ -120,9 +120,23 @@ bool reachesOffsetOne(const CallExpr *Shuffle, const Expr *Delta, const VarDecl 
     return false;
   for (const Stmt *P = parentStmt(Shuffle, Ctx); P; P = parentStmt(P, Ctx)) {
     const Expr *Cond = nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(P))
+    if (const auto *For = dyn_cast<ForStmt>(P)) {
+      // A tree that starts below 16 (`for (i = TB / 2; ...)` with TB = 8)
+      // sums segments of 2 * start lanes: each segment's total is in its
+      // first lane, which the caller reads there on purpose. Not judged,
+      // as trees on a narrower width are not.
+      // In a template's pattern a start that depends on its parameters
+      // (`TB / 2`) is judged in each instantiation instead.
+      const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+      if (Init && Init->isSingleDecl() && Init->getSingleDecl() == Offset && Offset->getInit()) {
+        if (Offset->getInit()->isValueDependent())
+          return false;
+        if (std::optional<int64_t> Start = integerConstant(Offset->getInit(), Ctx);
+            Start && *Start < 16)
+          return false;
+      }
       Cond = For->getCond();
-    else if (const auto *While = dyn_cast<WhileStmt>(P))
+    } else if (const auto *While = dyn_cast<WhileStmt>(P))
       Cond = While->getCond();
     else if (const auto *Do = dyn_cast<DoStmt>(P))
       Cond = Do->getCond();

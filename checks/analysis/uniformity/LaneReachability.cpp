@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ast/AstQueries.h"
+#include "ast/StmtReachability.h"
 #include "intrinsics/WarpIntrinsics.h"
 #include "uniformity/FunctionAnalysis.h"
 
@@ -20,6 +21,8 @@ void FunctionUniformity::Impl::solveLaneSets() {
   May.assign(NumBlocks, LaneSet::none());
   unsigned EntryID = Cfg->getEntry().getBlockID();
   Must[EntryID] = May[EntryID] = LaneSet::all();
+  // Dead code of this instantiation (a loop that never runs) has no lanes.
+  llvm::BitVector Live = liveBlocks(*Cfg, Ctx);
   std::deque<const CFGBlock *> Work = {&Cfg->getEntry()};
   std::vector<bool> Queued(NumBlocks, false);
   Queued[EntryID] = true;
@@ -47,6 +50,8 @@ void FunctionUniformity::Impl::solveLaneSets() {
         }
       }
       unsigned SID = Succ->getBlockID();
+      if (!Live.test(SID))
+        continue;
       LaneSet NMust = Must[SID] | EMust, NMay = May[SID] | EMay;
       if (NMust != Must[SID] || NMay != May[SID]) {
         Must[SID] = NMust;
