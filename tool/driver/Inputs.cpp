@@ -7,8 +7,11 @@
 #include "driver/Messages.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+#include <limits>
 
 using namespace llvm;
 
@@ -75,6 +78,48 @@ bool databaseCudaUnits(const DriverOptions &Opts, const CompileCommands &Command
 
 } // namespace
 
+namespace {
+
+/// A variable pre-commit sets for its hooks, or "".
+std::string preCommitVariable(const char *Name) {
+  const char *Value = getenv(Name);
+  return Value ? Value : "";
+}
+
+/// The revision --diff compares with. Under `pre-commit run --from-ref A
+/// --to-ref B` (CI checking a pushed range), the lines between those refs,
+/// as pre-commit itself selects the files (A...B); else HEAD.
+std::string diffRevision(const DriverOptions &Opts) {
+  if (!Opts.DiffRevision.empty())
+    return Opts.DiffRevision;
+  std::string From = preCommitVariable("PRE_COMMIT_FROM_REF");
+  std::string To = preCommitVariable("PRE_COMMIT_TO_REF");
+  if (!From.empty() && !To.empty())
+    return From + "..." + To;
+  return "HEAD";
+}
+
+/// Under `pre-commit run --all-files` a file is handed over without any
+/// change against HEAD: the run asks about the whole file, so the whole
+/// file is judged (a committed bug must not pass silently in CI).
+void judgeUnchangedFilesWhole(const DriverOptions &Opts, std::vector<ChangedFile> &Changed) {
+  if (preCommitVariable("PRE_COMMIT").empty() || !Opts.DiffRevision.empty() ||
+      !preCommitVariable("PRE_COMMIT_FROM_REF").empty())
+    return;
+  for (const std::string &Input : Opts.Inputs) {
+    SmallString<256> Path(Input);
+    sys::fs::make_absolute(Path);
+    sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    bool HasChange = llvm::any_of(Changed, [&](const ChangedFile &F) {
+      return F.Path == Path && !F.Lines.empty();
+    });
+    if (!HasChange)
+      Changed.push_back({std::string(Path), {{1, std::numeric_limits<int>::max()}}});
+  }
+}
+
+} // namespace
+
 std::optional<int> applyDiff(DriverOptions &Opts) {
   if (!Opts.Diff || Opts.isWorker())
     return std::nullopt;
@@ -82,13 +127,14 @@ std::optional<int> applyDiff(DriverOptions &Opts) {
     error("--diff and --line-filter cannot be combined (--diff builds the line filter)");
     return ExitToolError;
   }
-  std::string Revision = Opts.DiffRevision.empty() ? "HEAD" : Opts.DiffRevision;
+  std::string Revision = diffRevision(Opts);
   std::vector<ChangedFile> Changed;
   std::string Why;
   if (!changedLines(Revision, Changed, Why)) {
     error(Why);
     return ExitToolError;
   }
+  judgeUnchangedFilesWhole(Opts, Changed);
   Opts.Config.LineFilter = lineFilterJson(Changed);
   if (!Opts.Inputs.empty() || !Opts.BuildPath.empty())
     return std::nullopt;

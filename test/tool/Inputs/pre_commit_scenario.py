@@ -135,3 +135,14 @@ run(["git", "add", "old.cu"], work)
 p = run(["git", "commit", "-m", "new bug"], work, check=False)
 print(f"COMMIT new-bug: exit {p.returncode}")
 print(p.stdout)
+
+# CI: a bug committed past the hook (--no-verify). `pre-commit run
+# --from-ref/--to-ref` judges the lines between the refs (the old finding on
+# line 2 stays out); `pre-commit run --all-files` judges whole files.
+run(["git", "commit", "-q", "--no-verify", "-m", "bug slipped in"], work)
+p = run(["pre-commit", "run", "--from-ref", "HEAD~1", "--to-ref", "HEAD"], work, check=False)
+print(f"RUN from-to: exit {p.returncode}")
+print(p.stdout)
+p = run(["pre-commit", "run", "--all-files"], work, check=False)
+print(f"RUN all-files: exit {p.returncode}")
+print(p.stdout)
