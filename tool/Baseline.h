@@ -3,8 +3,9 @@
 // Adopting a linter on a codebase with hundreds of old findings: record them
 // once (--update-baseline), then report only new ones (--baseline). A
 // finding is matched by its fingerprint (Fingerprinter: rule, file relative
-// to the source root, the flagged line's text, message), so it stays matched
-// when code above it moves, and a new finding on a changed line is new.
+// to --source-root or else the git work tree's top, the flagged line's text,
+// message), so it stays matched when code above it moves or the tool runs
+// from another directory, and a new finding on a changed line is new.
 //
 //===----------------------------------------------------------------------===//
 

@@ -248,7 +248,7 @@ static json::Array filesToJson(ArrayRef<FileReport> Reports) {
 
 void writeJsonReport(const Report &R, raw_ostream &OS) {
   SourceFiles Sources;
-  Fingerprinter Fingerprint(R.SourceRoot);
+  Fingerprinter Fingerprint(R.FingerprintRoot);
   auto Located = [&](const DiagnosticMessage &M, StringRef BuildDir, json::Object &O) {
     if (M.FilePath.empty())
       return;
@@ -340,7 +340,7 @@ std::string percentEncode(StringRef Path) {
 
 class SarifWriter {
 public:
-  SarifWriter(const Report &R) : R(R), Fingerprint(R.SourceRoot) {
+  SarifWriter(const Report &R) : R(R), Fingerprint(R.FingerprintRoot) {
     Root = R.SourceRoot;
     if (!Root.empty() && !StringRef(Root).ends_with("/"))
       Root += "/";

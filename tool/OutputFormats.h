@@ -35,6 +35,9 @@ struct Report {
   std::vector<std::string> EnabledChecks;
   std::string ToolVersion;
   std::string SourceRoot; ///< Absolute; URIs are made relative to it.
+  /// Absolute; fingerprints name files relative to it (the repository's
+  /// top directory by default), so a baseline matches from any directory.
+  std::string FingerprintRoot;
   std::string HelpBase;   ///< helpUri = HelpBase + <name without warp->.md
   double Seconds = 0;
   unsigned CacheHits = 0, CacheMisses = 0;

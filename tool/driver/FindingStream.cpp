@@ -7,6 +7,7 @@
 #include "driver/Messages.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -31,6 +32,24 @@ std::string sourceRootPath(StringRef SourceRoot) {
   return absolutePath(RootDir, "");
 }
 
+// Fingerprints name files relative to --source-root when given, else to
+// the top of the git work tree around the current directory (a baseline
+// recorded at the repository's root matches a run from a subdirectory, and
+// the other way round), else to the current directory.
+std::string fingerprintRootPath(StringRef SourceRoot) {
+  if (!SourceRoot.empty())
+    return sourceRootPath(SourceRoot);
+  SmallString<256> Dir;
+  sys::fs::current_path(Dir);
+  for (StringRef D = Dir; !D.empty(); D = sys::path::parent_path(D)) {
+    SmallString<256> Git(D);
+    sys::path::append(Git, ".git");
+    if (sys::fs::exists(Git))
+      return absolutePath(D, "");
+  }
+  return sourceRootPath(SourceRoot);
+}
+
 } // namespace
 
 FindingStream::FindingStream(const DriverOptions &Opts, ClangTidyContext &Context, Progress &Bar,
@@ -38,8 +57,9 @@ FindingStream::FindingStream(const DriverOptions &Opts, ClangTidyContext &Contex
     : Opts(Opts), Context(Context), Bar(Bar), SingleFile(SingleFile),
       UseBaseline(!Opts.BaselineFile.empty() && !Opts.UpdateBaseline),
       SourceRoot(sourceRootPath(Opts.SourceRoot)),
+      FingerprintRoot(fingerprintRootPath(Opts.SourceRoot)),
       DiagnosticFS(makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem())),
-      Fingerprint(SourceRoot) {}
+      Fingerprint(FingerprintRoot) {}
 
 bool FindingStream::loadBaseline() {
   if (!UseBaseline)

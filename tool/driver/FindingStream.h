@@ -41,6 +41,7 @@ public:
   std::vector<clang::tidy::ClangTidyError> &errors() { return Errors; }
   /// What SARIF URIs and fingerprints are relative to (--source-root).
   const std::string &sourceRoot() const { return SourceRoot; }
+  const std::string &fingerprintRoot() const { return FingerprintRoot; }
   /// Findings left out because the baseline records them.
   size_t baselined() const { return Baselined; }
 
@@ -55,6 +56,7 @@ private:
   bool SingleFile;
   bool UseBaseline;
   std::string SourceRoot;
+  std::string FingerprintRoot;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> DiagnosticFS;
   llvm::StringSet<> Seen;
   llvm::StringSet<> Baseline;

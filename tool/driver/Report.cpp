@@ -71,6 +71,7 @@ Report makeReport(const DriverOptions &Opts, ClangTidyContext &Context,
   R.EnabledChecks = getCheckNames(Context.getOptionsForFile(Files.front().Path), false, false);
   R.ToolVersion = WARP_TIDY_VERSION;
   R.SourceRoot = Stream.sourceRoot();
+  R.FingerprintRoot = Stream.fingerprintRoot();
   R.HelpBase = Opts.SarifHelpBase;
   if (!R.HelpBase.empty() && !StringRef(R.HelpBase).ends_with("/"))
     R.HelpBase += "/";
