@@ -38,7 +38,7 @@ struct Report {
   /// Absolute; fingerprints name files relative to it (the repository's
   /// top directory by default), so a baseline matches from any directory.
   std::string FingerprintRoot;
-  std::string HelpBase;   ///< helpUri = HelpBase + <name without warp->.md
+  std::string HelpBase; ///< helpUri = HelpBase + <name without warp->.md
   double Seconds = 0;
   unsigned CacheHits = 0, CacheMisses = 0;
   bool ToolErrors = false; ///< Any file failed, crashed or did not compile.

@@ -7,8 +7,8 @@
 #include "driver/Messages.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <limits>
@@ -110,9 +110,8 @@ void judgeUnchangedFilesWhole(const DriverOptions &Opts, std::vector<ChangedFile
     SmallString<256> Path(Input);
     sys::fs::make_absolute(Path);
     sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-    bool HasChange = llvm::any_of(Changed, [&](const ChangedFile &F) {
-      return F.Path == Path && !F.Lines.empty();
-    });
+    bool HasChange = llvm::any_of(
+        Changed, [&](const ChangedFile &F) { return F.Path == Path && !F.Lines.empty(); });
     if (!HasChange)
       Changed.push_back({std::string(Path), {{1, std::numeric_limits<int>::max()}}});
   }

@@ -4,8 +4,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/Stmt.h"
 #include "clang/AST/ParentMap.h"
+#include "clang/AST/Stmt.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/CFGStmtMap.h"
 #include "llvm/ADT/BitVector.h"
@@ -55,13 +55,20 @@ std::optional<bool> firstTestHolds(const ForStmt *For, const ASTContext &Ctx) {
     return std::nullopt;
   int64_t A = First->getExtValue(), B = Bound->getExtValue();
   switch (Test->getOpcode()) {
-  case BO_LT: return A < B;
-  case BO_LE: return A <= B;
-  case BO_GT: return A > B;
-  case BO_GE: return A >= B;
-  case BO_NE: return A != B;
-  case BO_EQ: return A == B;
-  default: return std::nullopt;
+  case BO_LT:
+    return A < B;
+  case BO_LE:
+    return A <= B;
+  case BO_GT:
+    return A > B;
+  case BO_GE:
+    return A >= B;
+  case BO_NE:
+    return A != B;
+  case BO_EQ:
+    return A == B;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -76,7 +83,7 @@ bool holdsStmt(const CFGBlock *B, const Stmt *S) {
 /// body of a `for` loop whose first test holds, when \p Pred is not the
 /// loop's increment (the path enters the loop for the first time).
 llvm::SmallVector<const CFGBlock *, 2> successorsFrom(const CFGBlock *B, const CFGBlock *Pred,
-                                                     const ASTContext &Ctx) {
+                                                      const ASTContext &Ctx) {
   llvm::SmallVector<const CFGBlock *, 2> Out;
   const auto *For = dyn_cast_or_null<ForStmt>(B->getTerminatorStmt());
   // Without an increment, the way around the loop is not told apart from
@@ -98,9 +105,8 @@ bool reachesAvoiding(const ASTContext &Ctx, unsigned NumBlocks, CfgPosition From
                      llvm::ArrayRef<CfgPosition> Kills) {
   // Is a kill in block B strictly between indices Lo and Hi?
   auto KilledBetween = [&](const CFGBlock *B, unsigned Lo, unsigned Hi) {
-    return llvm::any_of(Kills, [&](const CfgPosition &K) {
-      return K.Block == B && K.Index > Lo && K.Index < Hi;
-    });
+    return llvm::any_of(
+        Kills, [&](const CfgPosition &K) { return K.Block == B && K.Index > Lo && K.Index < Hi; });
   };
   if (From.Block == To.Block && From.Index < To.Index)
     return !KilledBetween(From.Block, From.Index, To.Index);
@@ -124,9 +130,8 @@ bool reachesAvoiding(const ASTContext &Ctx, unsigned NumBlocks, CfgPosition From
       continue;
     Seen.set(Slot);
     if (B == To.Block) {
-      if (!llvm::any_of(Kills, [&](const CfgPosition &K) {
-            return K.Block == B && K.Index < To.Index;
-          }))
+      if (!llvm::any_of(Kills,
+                        [&](const CfgPosition &K) { return K.Block == B && K.Index < To.Index; }))
         return true;
       continue; // every way into To passes a kill first
     }

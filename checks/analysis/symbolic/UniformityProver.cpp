@@ -11,8 +11,8 @@
 #include "llvm/Support/SMTAPI.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -560,9 +560,9 @@ struct Lowering {
     llvm::SMTExprRef Value = Z.symbol("f" + std::to_string(Id->second) + L.Tag, T->Width);
     for (const UniformityProver::Solver::Application &Other : Copies)
       if (std::strcmp(Other.Tag, L.Tag) != 0)
-        S.addConstraint(S.mkOr(
-            S.mkNot(S.mkAnd(S.mkEqual(Left, Other.Left), S.mkEqual(Right, Other.Right))),
-            S.mkEqual(Value, Other.Value)));
+        S.addConstraint(
+            S.mkOr(S.mkNot(S.mkAnd(S.mkEqual(Left, Other.Left), S.mkEqual(Right, Other.Right))),
+                   S.mkEqual(Value, Other.Value)));
     Copies.push_back({L.Tag, Left, Right, Value});
     return Value;
   }

@@ -30,8 +30,8 @@ bool FunctionUniformity::Impl::reachesUnkilled(const Stmt *Def, const Stmt *Poin
   return reachesAvoiding(Ctx, NumBlocks, Locate(Def), Locate(Point), KillAt);
 }
 
-FunctionUniformity::Impl::Induction
-FunctionUniformity::Impl::reachingInduction(const VarDecl *V, const Stmt *Point) {
+FunctionUniformity::Impl::Induction FunctionUniformity::Impl::reachingInduction(const VarDecl *V,
+                                                                                const Stmt *Point) {
   const Induction &All = induction(V);
   if (!All.OnlyPlainWrites || All.Inits.size() < 2 || !BlockOf.count(Point))
     return {};

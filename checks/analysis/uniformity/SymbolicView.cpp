@@ -152,8 +152,8 @@ void FunctionUniformity::Impl::scanInductions() {
     }
   });
   for (auto &[V, I] : Inductions) {
-    I.OnlyPlainWrites = !Bad.lookup(V) &&
-                        llvm::all_of(I.Inits, [](const auto &Def) { return Def.second; });
+    I.OnlyPlainWrites =
+        !Bad.lookup(V) && llvm::all_of(I.Inits, [](const auto &Def) { return Def.second; });
     I.Valid = I.OnlyPlainWrites && I.Inits.size() == 1;
   }
 }
