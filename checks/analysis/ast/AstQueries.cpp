@@ -113,6 +113,25 @@ std::optional<llvm::APSInt> foldInteger(const Expr *E, const ASTContext &Ctx) {
   return R.Val.getInt();
 }
 
+std::optional<bool> compareIntegers(BinaryOperatorKind Op, int64_t A, int64_t B) {
+  switch (Op) {
+  case BO_LT:
+    return A < B;
+  case BO_LE:
+    return A <= B;
+  case BO_GT:
+    return A > B;
+  case BO_GE:
+    return A >= B;
+  case BO_EQ:
+    return A == B;
+  case BO_NE:
+    return A != B;
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<int64_t> integerConstant(const Expr *E, const ASTContext &Ctx) {
   std::optional<llvm::APSInt> V = foldInteger(E, Ctx);
   if (!V || V->getSignificantBits() > 64)

@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 
+#include "clang/AST/OperationKinds.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -41,6 +42,10 @@ std::optional<llvm::APSInt> foldInteger(const clang::Expr *E, const clang::ASTCo
 
 /// foldInteger's value when it fits in a signed 64-bit integer.
 std::optional<int64_t> integerConstant(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+/// `A Op B` for a comparison operator \p Op (<, <=, >, >=, ==, !=); nullopt
+/// for any other operator.
+std::optional<bool> compareIntegers(clang::BinaryOperatorKind Op, int64_t A, int64_t B);
 
 /// The branch of \p S that the compiler discards: for `if constexpr` whose
 /// condition is known (not template-dependent), the substatement not taken

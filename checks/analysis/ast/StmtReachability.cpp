@@ -1,6 +1,7 @@
 //===--- StmtReachability.cpp - Can one statement run after another? ------===//
 
 #include "ast/StmtReachability.h"
+#include "ast/AstQueries.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -28,13 +29,6 @@ CfgPosition positionIn(const CFGBlock *B, const Stmt *S) {
 
 namespace {
 
-/// The value of \p E when it is an integer constant.
-std::optional<llvm::APSInt> constantOf(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent())
-    return std::nullopt;
-  return E->IgnoreParenImpCasts()->getIntegerConstantExpr(Ctx);
-}
-
 /// For a `for` loop whose counter starts at a constant and whose test
 /// compares it with a constant: does the first test hold?
 std::optional<bool> firstTestHolds(const ForStmt *For, const ASTContext &Ctx) {
@@ -49,27 +43,11 @@ std::optional<bool> firstTestHolds(const ForStmt *For, const ASTContext &Ctx) {
   if (!Counter || !Test || !Test->isComparisonOp())
     return std::nullopt;
   const auto *Ref = dyn_cast<DeclRefExpr>(Test->getLHS()->IgnoreParenImpCasts());
-  std::optional<llvm::APSInt> First = constantOf(Start, Ctx);
-  std::optional<llvm::APSInt> Bound = constantOf(Test->getRHS(), Ctx);
+  std::optional<int64_t> First = integerConstant(Start, Ctx);
+  std::optional<int64_t> Bound = integerConstant(Test->getRHS(), Ctx);
   if (!Ref || Ref->getDecl() != Counter || !First || !Bound)
     return std::nullopt;
-  int64_t A = First->getExtValue(), B = Bound->getExtValue();
-  switch (Test->getOpcode()) {
-  case BO_LT:
-    return A < B;
-  case BO_LE:
-    return A <= B;
-  case BO_GT:
-    return A > B;
-  case BO_GE:
-    return A >= B;
-  case BO_NE:
-    return A != B;
-  case BO_EQ:
-    return A == B;
-  default:
-    return std::nullopt;
-  }
+  return compareIntegers(Test->getOpcode(), *First, *Bound);
 }
 
 bool holdsStmt(const CFGBlock *B, const Stmt *S) {

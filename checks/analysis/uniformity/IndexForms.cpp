@@ -133,24 +133,7 @@ std::optional<LaneSplit> FunctionUniformity::Impl::laneSplit(const Expr *Cond, c
   if (Bound.Kind != IndexForm::Constant)
     return std::nullopt;
   long long C = Bound.Value;
-  auto Holds = [&](long long X) {
-    switch (Op) {
-    case BO_LT:
-      return X < C;
-    case BO_LE:
-      return X <= C;
-    case BO_GT:
-      return X > C;
-    case BO_GE:
-      return X >= C;
-    case BO_EQ:
-      return X == C;
-    case BO_NE:
-      return X != C;
-    default:
-      return false;
-    }
-  };
+  auto Holds = [&](long long X) { return compareIntegers(Op, X, C).value_or(false); };
   auto LanesOfWarp = [&](long long Base) {
     uint32_t Bits = 0;
     for (unsigned L = 0; L < 32; ++L)
