@@ -341,6 +341,54 @@ void DivergentFullMaskCheck::reportEarlyExit(const CollectiveSite &Site, LaneSet
         << Site.Helper;
 }
 
+/// The site with its run-off-the-end exits chosen by \p Keep as plain
+/// divergent branches. The lanes on their way to the kernel's end have not
+/// exited yet while the others run the collective: a shuffle reads them
+/// anyway, and before Volta any collective finds them inactive. They never
+/// reach it, as after any other divergent branch.
+template <typename Pred>
+static std::optional<CollectiveSite> asDivergent(const CollectiveSite &Site, Pred Keep) {
+  CollectiveSite Diverged = Site;
+  Diverged.EarlyExits.clear();
+  for (DivergenceSource Src : Site.EarlyExits)
+    if (Src.ExitsAtEnd && Keep(Src)) {
+      Src.Kind = DivergenceSource::Branch;
+      Diverged.Divergence.push_back(Src);
+    }
+  if (Diverged.Divergence.empty())
+    return std::nullopt;
+  return Diverged;
+}
+
+/// The site with only the exits after which a lane that arrives may read a
+/// lane that left; nullopt when there are none.
+static std::optional<CollectiveSite> withReadExits(const CollectiveSite &Site) {
+  CollectiveSite Read = Site;
+  llvm::erase_if(Read.EarlyExits,
+                 [](const DivergenceSource &S) { return S.KeepsWholeSegments || S.ExitsAtEnd; });
+  if (Read.EarlyExits.empty())
+    return std::nullopt;
+  return Read;
+}
+
+void DivergentFullMaskCheck::reportExits(const CollectiveSite &Site, LaneSet Missing,
+                                         const FunctionUniformity &Analysis, ASTContext &Ctx) {
+  auto Any = [](const DivergenceSource &) { return true; };
+  auto Reads = [](const DivergenceSource &S) { return !S.KeepsWholeSegments; };
+  if (!independentThreadScheduling(Ctx)) {
+    if (std::optional<CollectiveSite> D = asDivergent(Site, Any))
+      return reportDivergent(*D, Missing, Analysis, Ctx);
+  }
+  // Votes, ballots, barriers and reductions wait only for the lanes that
+  // have not exited (the Programming Guide's "non-exited threads").
+  if (!isShuffle(Site.Intrinsic))
+    return;
+  if (std::optional<CollectiveSite> D = asDivergent(Site, Reads))
+    return reportDivergent(*D, Missing, Analysis, Ctx);
+  if (std::optional<CollectiveSite> R = withReadExits(Site))
+    reportEarlyExit(*R, Missing, Ctx);
+}
+
 void DivergentFullMaskCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   UniformityRef Analysis = collectiveAnalysis(Result.Nodes.getNodeAs<FunctionDecl>("fn"), Ctx);
@@ -360,8 +408,8 @@ void DivergentFullMaskCheck::check(const MatchFinder::MatchResult &Result) {
       if (Site.CoveredOnEveryPath && independentThreadScheduling(Ctx))
         continue;
       reportDivergent(Site, Missing, *Analysis, Ctx);
-    } else if (!Site.EarlyExits.empty() && isShuffle(Site.Intrinsic)) {
-      reportEarlyExit(Site, Missing, Ctx);
+    } else if (!Site.EarlyExits.empty()) {
+      reportExits(Site, Missing, *Analysis, Ctx);
     }
   }
 }

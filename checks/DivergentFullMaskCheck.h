@@ -40,6 +40,9 @@ private:
   void reportDivergent(const CollectiveSite &Site, LaneSet Missing,
                        const FunctionUniformity &Analysis, clang::ASTContext &Ctx);
   void reportEarlyExit(const CollectiveSite &Site, LaneSet Missing, clang::ASTContext &Ctx);
+  /// A site whose missing lanes all left the kernel (EarlyExits only).
+  void reportExits(const CollectiveSite &Site, LaneSet Missing, const FunctionUniformity &Analysis,
+                   clang::ASTContext &Ctx);
 
   /// "sm_70 or newer everywhere": the Volta+ pattern is valid only then.
   /// Empty means "derive from the compile"; set by the option to force it.

@@ -240,8 +240,8 @@ void MaskExcludesCallerCheck::check(const MatchFinder::MatchResult &Result) {
               "guard the call so that only the named lanes reach it")
         << MaskText << Collective->displayName() << Excluded.describe() << Kind
         << Collective->maskRange();
-    if (!Site.Divergence.empty() && Site.Divergence.front().Condition)
-      diag(SM.getFileLoc(Site.Divergence.front().Condition->getBeginLoc()),
+    if (Site.InnermostCondition)
+      diag(SM.getFileLoc(Site.InnermostCondition->getBeginLoc()),
            "the lanes that reach the call are decided here", DiagnosticIDs::Note);
   }
 }

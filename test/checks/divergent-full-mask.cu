@@ -100,6 +100,7 @@ __global__ void flagLaneGuards(int *out, int v) {
     __syncwarp();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: __syncwarp with its implicit full-warp mask is reached by only some of the lanes it names: lanes 1-31 never reach it{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
+  __syncwarp();
 }
 
 __global__ void flagLoopsAndSwitch(const int *in, int n, int *out) {
@@ -169,7 +170,7 @@ __global__ void flagEarlyExit(const int *in, int n, int *out) {
 __global__ void flagEarlyExitLaneGuard(int *out, int v) {
   if ((threadIdx.x & 31) >= 16)
     return;
-  out[0] = __shfl_xor_sync(FULL, v, 1);
+  out[0] = __shfl_xor_sync(FULL, v, 16);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask runs after a thread-dependent early return: lanes 16-31 may have exited, and a shuffle that reads an exited lane gets an undefined value{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-4]]:7: note: this condition differs between the lanes of a warp; the lanes for which it leads to 'return' have exited before the shuffle
   out[1] = __shfl_xor_sync(0x0000ffff, v, 1);
@@ -231,21 +232,21 @@ __global__ void flagHelpers(const int *in, int *out) {
     out[0] = warpReduceSum(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'warpReduceSum' is called from thread-divergent code, but the shuffle inside it needs the whole warp converged ('__shfl_down_sync'): lanes that take the other path never reach it{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
-  // CHECK-MESSAGES: :[[@LINE-211]]:10: note: the shuffle in 'warpReduceSum' that needs the lanes is here
+  // CHECK-MESSAGES: :[[@LINE-212]]:10: note: the shuffle in 'warpReduceSum' that needs the lanes is here
   if (v > 1)
     out[1] = warpReduceT<float>(1.0f);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'warpReduceT<float>' is called from thread-divergent code, but the shuffle inside it needs the whole warp converged ('__shfl_xor_sync'): lanes that take the other path never reach it{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
-  // CHECK-MESSAGES: :[[@LINE-210]]:10: note: the shuffle in 'warpReduceT<float>' that needs the lanes is here
+  // CHECK-MESSAGES: :[[@LINE-211]]:10: note: the shuffle in 'warpReduceT<float>' that needs the lanes is here
   if (v > 2)
     out[2] = twoLevels(v);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'twoLevels' is called from thread-divergent code, but the shuffle inside it needs the whole warp converged ('__shfl_down_sync'): lanes that take the other path never reach it{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
-  // CHECK-MESSAGES: :[[@LINE-221]]:10: note: the shuffle in 'twoLevels' that needs the lanes is here
+  // CHECK-MESSAGES: :[[@LINE-222]]:10: note: the shuffle in 'twoLevels' that needs the lanes is here
   out[3] = reduceIf(v > 3, v);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'reduceIf' is called with a thread-varying argument that decides, inside 'reduceIf', whether lanes reach a warp reduction that needs the whole warp converged ('__reduce_add_sync'){{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-2]]:21: note: this argument differs between the lanes of a warp, and inside the callee it decides whether a lane reaches the collective
-  // CHECK-MESSAGES: :[[@LINE-205]]:9: note: the warp reduction in 'reduceIf' that needs the lanes is here
+  // CHECK-MESSAGES: :[[@LINE-206]]:9: note: the warp reduction in 'reduceIf' that needs the lanes is here
 }
 
 __global__ void flagImplicitFullWarp(const int *in, int *out, const half *a, float *c) {
@@ -271,6 +272,7 @@ __global__ void flagImplicitFullWarp(const int *in, int *out, const half *a, flo
     tile.sync();
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: thread_block_tile::sync with its implicit full-warp mask is reached by only some of the lanes it names: lanes that take the other path never reach it{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
+  tile.sync();
 }
 
 // ---------------------------------------------------------------------------

@@ -286,6 +286,7 @@ __global__ void flagLoopSplitsTiles(const int *keys, int n, const int *slots, in
   // CHECK-MESSAGES: :[[@LINE-3]]:26: note: this loop condition differs between the lanes of a 4-lane tile, so only some lanes take the path to the collective
   // CHECK-MESSAGES: :[[@LINE-18]]:10: note: the tile collective in 'anyMatch<{{.*}}>' that needs the lanes is here
       atomicAdd(found, 1);
+  tile.sync();
 }
 
 // --- 14. A work counter reached through a reference to global memory ---------------
@@ -321,6 +322,7 @@ __global__ void flagFieldThroughLocalReference(int *out, int n) {
     out[0] = __ballot_sync(0xffffffff, out[threadIdx.x] > 0);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __ballot_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp{{.*}}
+  __syncwarp();
 }
 
 // --- 15. The arguments of a member operator call ------------------------------------
@@ -378,6 +380,7 @@ __global__ void flagGroupSliceThroughDifference(const int *in, int *out) {
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __ballot_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-4]]:9: note: this condition differs between the lanes of a warp{{.*}}
   }
+  __syncwarp();
 }
 
 // --- 17. A getter of a kernel parameter in a loop bound -----------------------------
@@ -416,4 +419,5 @@ __global__ void flagGetterOfThreadObject(const int *pred, unsigned *out) {
   // CHECK-MESSAGES: :[[@LINE-3]]:10: note: this loop condition differs between the lanes of a warp{{.*}}
     idx += 4;
   }
+  __syncwarp();
 }

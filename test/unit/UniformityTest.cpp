@@ -255,6 +255,7 @@ TEST(Uniformity, OnlyToolchainDeclarationsAreIntrinsicsAndAtomics) {
       use(atomicAdd(counter, 1));     // 0 CUDA's: each lane its own value
       use(atomicAggInc(counter));     // 1 the project's: analysed, uniform
       if (threadIdx.x < 16) f = __shfl_down(f, 1);
+      *counter = f.x; // every lane works on: none has left
     }
   )cuda");
   WarpAnalysisCache &Cache = WarpAnalysisCache::get(P.AST->getASTContext());
@@ -278,9 +279,9 @@ TEST(Uniformity, ChainsLongerThanAnyRoundLimit) {
   std::string Decls;
   for (int I = 0; I <= 12; ++I)
     Decls += "int a" + std::to_string(I) + " = 0;\n";
-  Parsed P =
-      parse("__global__ void k(int v) {\n" + Decls + "if ((threadIdx.x & 31) < 3) a0 = 1;\n" +
-            Chain + "if (a12) v = __shfl_sync(FULL, v, 0);\n}\n");
+  Parsed P = parse("__global__ void k(int v, int *out) {\n" + Decls +
+                   "if ((threadIdx.x & 31) < 3) a0 = 1;\n" + Chain +
+                   "if (a12) v = __shfl_sync(FULL, v, 0);\n*out = v;\n}\n");
   UniformityRef K = P.analyse("k");
   ASSERT_NE(K, nullptr);
   ASSERT_EQ(K->sites().size(), 1u);

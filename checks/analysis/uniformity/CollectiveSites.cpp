@@ -10,6 +10,7 @@
 #include "ast/AstQueries.h"
 #include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
+#include "intrinsics/InlinePtx.h"
 #include "intrinsics/WarpCollective.h"
 #include "intrinsics/WarpIntrinsics.h"
 #include "symbolic/SymbolicTerm.h"
@@ -23,6 +24,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace clang;
 
@@ -68,6 +70,49 @@ bool FunctionUniformity::Impl::coveredOnEveryPath(const CFGBlock *B, const Colle
   return true;
 }
 
+/// The aligned segment that `lane ^ Mask` never leaves.
+static unsigned xorSegment(unsigned Mask) {
+  return static_cast<unsigned>(llvm::PowerOf2Ceil(Mask + 1));
+}
+
+/// The aligned segment a shuffle reads from: its constant `width` (for
+/// inline PTX, the width its control operand encodes); 32 when unknown.
+static unsigned segmentWidth(const WarpCollective &W, const ASTContext &Ctx) {
+  if (!W.Intrinsic || W.Intrinsic->Direction == ShuffleDirection::None)
+    return 32;
+  std::optional<int64_t> Width;
+  if (W.Width.present())
+    Width = W.Width.constant(Ctx);
+  else if (W.ShuffleControl.present())
+    if (std::optional<int64_t> C = W.ShuffleControl.constant(Ctx))
+      if (std::optional<unsigned> N = shuffleWidthFromControl(static_cast<uint64_t>(*C)))
+        Width = *N;
+  unsigned Segment = 32;
+  if (Width && *Width >= 1 && *Width <= 32 && llvm::isPowerOf2_64(*Width))
+    Segment = static_cast<unsigned>(*Width);
+  // `lane ^ m` stays inside the aligned segment of the power of two above m.
+  if (W.Intrinsic->Direction == ShuffleDirection::Xor && W.LaneOrDelta.present())
+    if (std::optional<int64_t> M = W.LaneOrDelta.constant(Ctx); M && *M >= 0 && *M < 32)
+      Segment = std::min(Segment, xorSegment(static_cast<unsigned>(*M)));
+  return Segment;
+}
+
+/// The segment a helper's shuffles read, seen from \p Call: shuffles that
+/// xor the lane with the helper's parameter \p XorParameter read inside the
+/// segment the constant passed here keeps.
+static unsigned readWidthAtCall(const CallExpr *Call, const FunctionDecl *Def, unsigned Width,
+                                int XorParameter, const ASTContext &Ctx) {
+  if (XorParameter < 0)
+    return Width;
+  const Expr *Arg = argumentForParameter(Call, Def, static_cast<unsigned>(XorParameter));
+  if (!Arg || Arg->isValueDependent())
+    return Width;
+  std::optional<llvm::APSInt> M = Arg->getIntegerConstantExpr(Ctx);
+  if (!M || M->isNegative() || M->getExtValue() >= 32)
+    return Width;
+  return std::min(Width, xorSegment(static_cast<unsigned>(M->getZExtValue())));
+}
+
 std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At, const CFGBlock *B,
                                                                  const State &S) {
   // An inline asm statement holding a PTX collective: its first instruction
@@ -84,6 +129,7 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
     Site.Witness = Asm;
     Site.Must = Must[B->getBlockID()];
     Site.May = May[B->getBlockID()];
+    Site.ReadWidth = segmentWidth(*W, Ctx);
     Site.MaskExpr = W->Mask.E;
     if (W->Mask.Immediate)
       Site.Required = LaneSet(static_cast<uint32_t>(*W->Mask.Immediate));
@@ -107,12 +153,18 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
       return std::nullopt;
     Site.Intrinsic = I;
     Site.Witness = Call;
+    if (std::optional<WarpCollective> W = warpCollectiveAt(Call)) {
+      Site.ReadWidth = segmentWidth(*W, Ctx);
+      if (I->Direction == ShuffleDirection::Xor && W->LaneOrDelta.E)
+        Site.XorParameter = unwrittenParameterIndex(W->LaneOrDelta.E);
+    }
     if (I->Kind == CollectiveKind::TileMember || I->Kind == CollectiveKind::TileReduce) {
       unsigned N = tileSizeOfCall(Call);
       if (!N)
         return std::nullopt; // coalesced groups and dynamic tiles: not judged
       Site.ImplicitMask = true;
       Site.GroupSize = N;
+      Site.ReadWidth = N;
       Site.Required = tilesTouching(Site.May, N);
     } else if (C->hasImplicitFullMask()) {
       Site.ImplicitMask = true;
@@ -147,6 +199,7 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
     Site.Intrinsic = Sum->WitnessIntrinsic;
     Site.Required = Sum->RequiredLanes;
     Site.GroupSize = Sum->GroupSize;
+    Site.ReadWidth = readWidthAtCall(Call, Def, Sum->ReadWidth, Sum->XorParameter, Ctx);
   } else if (Sum->MaskParameter >= 0) {
     // A wrapper whose mask is its parameter: the argument (or the
     // parameter's default) is the mask, as if written here.
@@ -158,6 +211,7 @@ std::optional<CollectiveSite> FunctionUniformity::Impl::makeSite(const Stmt *At,
       return std::nullopt;
     Site.Witness = Sum->MaskWitness;
     Site.Intrinsic = Sum->MaskWitnessIntrinsic;
+    Site.ReadWidth = readWidthAtCall(Call, Def, Sum->MaskReadWidth, Sum->MaskXorParameter, Ctx);
     Site.MaskExpr = Mask;
     // A mask known here only as a value of this function (a ballot's lanes,
     // a computed local) keeps the site: checks judge where it comes from.
@@ -235,6 +289,16 @@ int FunctionUniformity::Impl::unwrittenParameterIndex(const Expr *E) const {
   return static_cast<int>(Parm->getFunctionScopeIndex());
 }
 
+/// A warp collective, or a call of a helper of this unit containing one.
+bool FunctionUniformity::Impl::mayBeCollective(const Stmt *Call) {
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(Call))
+    return asmCollectiveNeedingLanes(Asm).has_value();
+  if (recogniseCollective(cast<CallExpr>(Call)))
+    return true;
+  const FunctionDecl *Def = definitionOf(cast<CallExpr>(Call)->getDirectCallee());
+  return Def && Def != FD && !isInSystemHeader(Def, Ctx) && Cache.containsCollective(Def);
+}
+
 void FunctionUniformity::Impl::collectSites() {
   // Blocks in source order keep diagnostics stable.
   // Calls, and inline asm statements (PTX collectives).
@@ -249,21 +313,19 @@ void FunctionUniformity::Impl::collectSites() {
   llvm::sort(Calls, [&](const auto &A, const auto &B) {
     return SM.isBeforeInTranslationUnit(A.first->getBeginLoc(), B.first->getBeginLoc());
   });
+  // Most calls are neither collectives nor helpers containing one; drop
+  // them before paying for the state replay. Every collective's block is
+  // known before any site is judged: whether lanes that leave a branch
+  // exit depends on the collectives they could still reach.
+  llvm::erase_if(Calls, [&](const auto &Entry) { return !mayBeCollective(Entry.first); });
+  CollectiveBlocks.resize(NumBlocks);
+  for (auto [Call, B] : Calls)
+    CollectiveBlocks.set(B->getBlockID());
   std::vector<const CFGBlock *> SiteBlocks;
   for (auto [Call, B] : Calls) {
     // Unreachable blocks have no lanes at all.
     if (May[B->getBlockID()].isEmpty())
       continue;
-    // Most calls are neither collectives nor helpers containing one; skip
-    // them before paying for the state replay.
-    if (const auto *Asm = dyn_cast<GCCAsmStmt>(Call)) {
-      if (!asmCollectiveNeedingLanes(Asm))
-        continue;
-    } else if (!recogniseCollective(cast<CallExpr>(Call))) {
-      const FunctionDecl *Def = definitionOf(cast<CallExpr>(Call)->getDirectCallee());
-      if (!Def || Def == FD || isInSystemHeader(Def, Ctx) || !Cache.containsCollective(Def))
-        continue;
-    }
     std::optional<State> S = stateBefore(Call);
     if (!S)
       continue;
@@ -275,7 +337,9 @@ void FunctionUniformity::Impl::collectSites() {
     // argument deciding inside a helper already did).
     if (Site->GroupSize < 32 && Site->Divergence.empty())
       Site->Must = mustThrough(B->getBlockID(), Site->GroupSize);
-    for (DivergenceSource &Src : sourcesFor(B, Data, Site->GroupSize)) {
+    for (DivergenceSource &Src : sourcesFor(B, Data, Site->GroupSize, Site->ReadWidth)) {
+      if (!Site->InnermostCondition)
+        Site->InnermostCondition = Src.Condition;
       if (Src.Kind == DivergenceSource::EarlyExit)
         Site->EarlyExits.push_back(Src);
       else

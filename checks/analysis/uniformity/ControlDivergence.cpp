@@ -77,14 +77,18 @@ bool FunctionUniformity::Impl::hasReturn(const CFGBlock *B) {
 }
 
 /// An early exit: the lanes never meet again in this function (the
-/// branch's immediate post-dominator is the exit) and one side leaves
-/// through an explicit `return` on every path. Falling off the end of the
-/// function after an `if` is not an exit: those lanes are still running
-/// when the others reach the collective.
+/// branch's immediate post-dominator is the exit). In a helper one side
+/// must also leave through an explicit `return` on every path, and the
+/// lanes run on in the caller. In a kernel the end of the function ends
+/// the thread, so running off the end exits as `return` does (the
+/// Programming Guide's "non-exited threads"); which lanes exited is the
+/// site's question (keptLanesExited).
 bool FunctionUniformity::Impl::isExitBranch(const CFGBlock *B) const {
   const CFGBlock *IPDom = postDominatorOf(B);
   if (IPDom && IPDom != &Cfg->getExit())
     return false;
+  if (FD->hasAttr<CUDAGlobalAttr>())
+    return true;
   for (const CFGBlock *Succ : B->succs())
     if (Succ && allPathsReturn(Succ))
       return true;
@@ -127,14 +131,72 @@ bool FunctionUniformity::Impl::reaches(const CFGBlock *From, const CFGBlock *To)
   return false;
 }
 
-bool FunctionUniformity::Impl::keptLanesReturned(const CFGBlock *Branch,
-                                                 const CFGBlock *Site) const {
+bool FunctionUniformity::Impl::reachesCollective(const CFGBlock *From) const {
+  llvm::BitVector Visited(NumBlocks);
+  llvm::SmallVector<const CFGBlock *, 8> Stack = {From};
+  while (!Stack.empty()) {
+    const CFGBlock *X = Stack.pop_back_val();
+    if (Visited.test(X->getBlockID()))
+      continue;
+    Visited.set(X->getBlockID());
+    if (CollectiveBlocks.test(X->getBlockID()))
+      return true;
+    for (const CFGBlock *N : X->succs())
+      if (N)
+        Stack.push_back(N);
+  }
+  return false;
+}
+
+bool FunctionUniformity::Impl::hasEffectBeforeExit(const CFGBlock *From) const {
+  llvm::BitVector Visited(NumBlocks);
+  llvm::SmallVector<const CFGBlock *, 8> Stack = {From};
+  while (!Stack.empty()) {
+    const CFGBlock *X = Stack.pop_back_val();
+    if (Visited.test(X->getBlockID()))
+      continue;
+    Visited.set(X->getBlockID());
+    for (const CFGElement &E : *X) {
+      std::optional<CFGStmt> CS = E.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      if (const auto *Ex = dyn_cast<Expr>(CS->getStmt()); Ex && Ex->HasSideEffects(Ctx))
+        return true;
+      if (const auto *DS = dyn_cast<DeclStmt>(CS->getStmt()))
+        for (const Decl *D : DS->decls())
+          if (const auto *V = dyn_cast<VarDecl>(D))
+            if (const Expr *Init = V->getInit(); Init && Init->HasSideEffects(Ctx))
+              return true;
+    }
+    if (hasReturn(X))
+      continue;
+    for (const CFGBlock *N : X->succs())
+      if (N)
+        Stack.push_back(N);
+  }
+  return false;
+}
+
+bool FunctionUniformity::Impl::keptLanesExited(const CFGBlock *Branch, const CFGBlock *Site,
+                                               bool &AtEnd) const {
   bool Any = false;
+  AtEnd = false;
   for (const CFGBlock *Succ : Branch->succs()) {
     if (!Succ || reaches(Succ, Site))
       continue;
-    if (!allPathsReturn(Succ))
+    // Lanes that can meet another collective on their way out are not
+    // gone: the site and that collective may wait for each other, or pair
+    // up as the two arms of a Volta-style branch.
+    if (reachesCollective(Succ))
       return false;
+    // Running off the end counts as leaving at the branch only when the
+    // lanes do nothing else on the way: lanes that go on to do other work
+    // took another path, and a vote or barrier meant for them misses them.
+    if (!allPathsReturn(Succ)) {
+      if (hasEffectBeforeExit(Succ))
+        return false;
+      AtEnd = true;
+    }
     Any = true;
   }
   return Any;
@@ -207,8 +269,10 @@ const CFGBlock *FunctionUniformity::Impl::blockByID(unsigned ID) const {
   return ID < ByID.size() ? ByID[ID] : nullptr;
 }
 
-llvm::SmallVector<DivergenceSource, 2>
-FunctionUniformity::Impl::sourcesFor(const CFGBlock *B, bool &DataDecided, unsigned GroupSize) {
+llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::Impl::sourcesFor(const CFGBlock *B,
+                                                                            bool &DataDecided,
+                                                                            unsigned GroupSize,
+                                                                            unsigned ReadWidth) {
   llvm::SmallVector<DivergenceSource, 2> Out;
   DataDecided = false;
   llvm::BitVector Div = divergentControls(B);
@@ -233,16 +297,20 @@ FunctionUniformity::Impl::sourcesFor(const CFGBlock *B, bool &DataDecided, unsig
   const bool Kernel = FD->hasAttr<CUDAGlobalAttr>();
   for (unsigned ID : Order) {
     const CFGBlock *D = blockByID(ID);
+    bool AtEnd = false;
+    bool Exited = Kernel && ExitKind.test(ID) && D && keptLanesExited(D, B, AtEnd);
     DivergenceSource Src;
+    // A shuffle reads only inside its own aligned segment: an exit that
+    // takes whole segments leaves no live lane reading an exited one.
+    Src.KeepsWholeSegments = Exited && ReadWidth < 32 && branchUniformInGroups(ID, ReadWidth);
     // An exit branch explains the missing lanes only if they are the ones
-    // that returned: in `if (lane < 16) { v = __ballot_sync(full, p);
+    // that exited: in `if (lane < 16) { v = __ballot_sync(full, p);
     // return; }` lanes 16-31 are alive on the other path. And only a
-    // kernel's `return` ends the thread: lanes that return from a helper
-    // run on in its caller, not exited, so the helper's collective misses
-    // live lanes (the Programming Guide excuses exited ones only).
-    Src.Kind = Kernel && ExitKind.test(ID) && D && keptLanesReturned(D, B)
-                   ? DivergenceSource::EarlyExit
-                   : DivergenceSource::Branch;
+    // kernel's end ends the thread: lanes that return from a helper run on
+    // in its caller, not exited, so the helper's collective misses live
+    // lanes (the Programming Guide excuses exited ones only).
+    Src.Kind = Exited ? DivergenceSource::EarlyExit : DivergenceSource::Branch;
+    Src.ExitsAtEnd = Exited && AtEnd;
     Src.Condition = BranchCond[ID];
     Src.Terminator = D ? D->getTerminatorStmt() : nullptr;
     Src.LaneComparison = isLaneComparison(ID);

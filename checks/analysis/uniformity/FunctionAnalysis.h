@@ -115,6 +115,7 @@ struct FunctionUniformity::Impl {
   llvm::BitVector ExitKind;                    // ... whose lanes never rejoin
   std::vector<llvm::BitVector> Controls;       // transitive control dependences
   std::vector<LaneSet> Must, May;              // at block entry
+  llvm::BitVector CollectiveBlocks;            // blocks holding a collective site
 
   std::vector<CollectiveSite> Sites;
   FunctionSummary Summary;
@@ -152,10 +153,8 @@ struct FunctionUniformity::Impl {
   static bool hasReturn(const clang::CFGBlock *B);
 
   /// An early exit: the lanes never meet again in this function (the
-  /// branch's immediate post-dominator is the exit) and one side leaves
-  /// through an explicit `return` on every path. Falling off the end of the
-  /// function after an `if` is not an exit: those lanes are still running
-  /// when the others reach the collective.
+  /// branch's immediate post-dominator is the exit); in a helper, one side
+  /// also leaves through an explicit `return` on every path.
   bool isExitBranch(const clang::CFGBlock *B) const;
 
   /// Every path from \p From leaves through an explicit `return`.
@@ -164,10 +163,21 @@ struct FunctionUniformity::Impl {
   /// \p To can be reached from \p From.
   bool reaches(const clang::CFGBlock *From, const clang::CFGBlock *To) const;
 
+  /// A block holding a collective (CollectiveBlocks) can be reached from
+  /// \p From.
+  bool reachesCollective(const clang::CFGBlock *From) const;
+
+  /// A statement with a side effect (a store, a call that may write) can
+  /// run on some path from \p From before it returns or ends.
+  bool hasEffectBeforeExit(const clang::CFGBlock *From) const;
+
   /// The lanes that the exit branch \p Branch keeps from \p Site (those
-  /// taking a side from which it cannot be reached) have all returned: the
-  /// site's missing lanes exited, rather than took another path.
-  bool keptLanesReturned(const clang::CFGBlock *Branch, const clang::CFGBlock *Site) const;
+  /// taking a side from which it cannot be reached) exit without meeting
+  /// another collective: through a `return`, or by running off the kernel's
+  /// end with nothing else to do (AtEnd). Then the site's missing lanes
+  /// exited, rather than took another path.
+  bool keptLanesExited(const clang::CFGBlock *Branch, const clang::CFGBlock *Site,
+                       bool &AtEnd) const;
 
   const clang::CFGBlock *postDominatorOf(const clang::CFGBlock *B) const;
 
@@ -184,9 +194,13 @@ struct FunctionUniformity::Impl {
   const clang::CFGBlock *blockByID(unsigned ID) const;
 
   /// The divergent branches that decide whether lanes reach \p B, innermost
-  /// first; DataDecided when one of them is not a lane comparison.
+  /// first; DataDecided when one of them is not a lane comparison. A site
+  /// that needs groups of GroupSize lanes ignores branches uniform over
+  /// them; for one reading segments of ReadWidth lanes, exits that take
+  /// whole segments are marked (KeepsWholeSegments).
   llvm::SmallVector<DivergenceSource, 2> sourcesFor(const clang::CFGBlock *B, bool &DataDecided,
-                                                    unsigned GroupSize = 32);
+                                                    unsigned GroupSize = 32,
+                                                    unsigned ReadWidth = 32);
 
   //--- Value dataflow (ValueAnalysis.cpp) -----------------------------------
 
@@ -395,6 +409,9 @@ struct FunctionUniformity::Impl {
   /// The index of the parameter of this function that \p E reads, when the
   /// function never writes it; -1 otherwise.
   int unwrittenParameterIndex(const clang::Expr *E) const;
+
+  /// A warp collective, or a call of a helper of this unit containing one.
+  bool mayBeCollective(const clang::Stmt *Call);
 
   void collectSites();
 

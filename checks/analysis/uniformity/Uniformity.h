@@ -82,6 +82,13 @@ struct DivergenceSource {
   const clang::Expr *Condition = nullptr;  ///< condition, or the argument
   const clang::Stmt *Terminator = nullptr; ///< if/for/?:/... (null for Argument)
   bool LaneComparison = false;             ///< condition compares lane/threadIdx.x
+  /// EarlyExit only: the lanes leave by running off the kernel's end, not
+  /// through a `return`.
+  bool ExitsAtEnd = false;
+  /// EarlyExit only: the branch is the same for every lane of each aligned
+  /// segment the site's shuffle reads (CollectiveSite::ReadWidth), so no
+  /// lane that arrives reads one that left.
+  bool KeepsWholeSegments = false;
 };
 
 /// A warp collective (or a call of a helper containing one) with the facts
@@ -104,10 +111,18 @@ struct CollectiveSite {
   /// collective of a cooperative-groups tile of N lanes (a branch that is
   /// the same for every lane of each tile does not diverge it).
   unsigned GroupSize = 32;
+  /// A shuffle reads only lanes of its own aligned segment of ReadWidth
+  /// lanes (its `width`; a tile's size); a helper's site: its widest.
+  unsigned ReadWidth = 32;
+  /// A xor shuffle whose lane mask is this function's unwritten parameter
+  /// (its index); -1 otherwise.
+  int XorParameter = -1;
   LaneSet Must;                                      ///< lanes that surely reach the call
   LaneSet May;                                       ///< lanes that possibly reach it
   llvm::SmallVector<DivergenceSource, 2> Divergence; ///< Branch/Argument sources, innermost first
   llvm::SmallVector<DivergenceSource, 1> EarlyExits;
+  /// The innermost condition of either kind (Divergence or EarlyExits).
+  const clang::Expr *InnermostCondition = nullptr;
   /// Some divergent condition is not a lane comparison: data decide which
   /// lanes arrive.
   bool DataDecided = false;
@@ -142,6 +157,9 @@ struct FunctionSummary {
   int MaskParameter = -1;
   const clang::Stmt *MaskWitness = nullptr; ///< call or asm statement
   const WarpIntrinsic *MaskWitnessIntrinsic = nullptr;
+  /// That collective's ReadWidth and XorParameter (CollectiveSite).
+  unsigned MaskReadWidth = 32;
+  int MaskXorParameter = -1;
   /// Parameters some collective's mask is computed from, whether or not the
   /// function writes them first (`unclaimed ^= group` in a peer-group loop):
   /// what a caller passes there ends up in that mask, so an __activemask()
@@ -153,6 +171,11 @@ struct FunctionSummary {
   /// The largest group of lanes the function's collectives need converged
   /// (32 unless every one of them is a collective of a smaller tile).
   unsigned GroupSize = 32;
+  /// The widest segment the RequiredLanes collectives read (ReadWidth).
+  unsigned ReadWidth = 32;
+  /// Every RequiredLanes collective is a xor shuffle whose lane mask is
+  /// this parameter (index): a caller's constant bounds what they read.
+  int XorParameter = -1;
   /// Parameters that decide inside the function whether the witness runs.
   ValueDeps RequirementConditions = 0;
   /// The branches (condition, CFG block) those parameters decide through, so

@@ -57,6 +57,8 @@ void FunctionUniformity::Impl::summarise() {
       Summary.MaskParameter = Site.MaskParameter;
       Summary.MaskWitness = Site.Witness;
       Summary.MaskWitnessIntrinsic = Site.Intrinsic;
+      Summary.MaskReadWidth = Site.ReadWidth;
+      Summary.MaskXorParameter = Site.XorParameter;
     }
     if (!Site.Required || !Site.Divergence.empty())
       continue; // judged (and reported) here, not at the callers
@@ -72,9 +74,14 @@ void FunctionUniformity::Impl::summarise() {
       Summary.WitnessIntrinsic = Site.Intrinsic;
       Summary.RequiredLanes = Lanes;
       Summary.GroupSize = Site.GroupSize;
+      Summary.ReadWidth = Site.ReadWidth;
+      Summary.XorParameter = Site.XorParameter;
     } else {
       Summary.RequiredLanes = *Summary.RequiredLanes | Lanes;
       Summary.GroupSize = std::max(Summary.GroupSize, Site.GroupSize);
+      Summary.ReadWidth = std::max(Summary.ReadWidth, Site.ReadWidth);
+      if (Summary.XorParameter != Site.XorParameter)
+        Summary.XorParameter = -1;
     }
     Summary.RequirementConditions |= Site.ParamConditions;
     if (const CFGBlock *B = BlockOf.lookup(Site.At))

@@ -8,4 +8,5 @@ __global__ void kernel(unsigned *out, const unsigned *in) {
   if (threadIdx.x < 16)
     out[1] = __reduce_max_sync(0xffffffff, v);
 #endif
+  out[2] = v; // lanes 16-31 work on: they did not leave before the reduction
 }
