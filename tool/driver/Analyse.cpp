@@ -4,6 +4,7 @@
 #include "ArchPasses.h"
 #include "DiagnosticsSerialization.h"
 #include "ParallelRunner.h"
+#include "driver/CompileFailure.h"
 #include "driver/ExitStatus.h"
 #include "driver/Messages.h"
 #include "driver/Schedule.h"
@@ -123,10 +124,16 @@ void readWorkerResult(FileState &S, StringRef OutPath, CachedResults &Cache) {
     S.Report.ArchPasses = Passes.Passes;
     S.StatsLine = describeArchPasses(Passes);
   }
-  if (!Diags || !diagnosticsFromJson(*Diags, S.Errors))
+  if (!Diags || !diagnosticsFromJson(*Diags, S.Errors)) {
     fail(S, "failed", "analysing '" + S.Path + "' produced no readable result");
-  else
-    Cache.store(S, *Obj);
+    return;
+  }
+  Cache.store(S, *Obj);
+  // Known before the progress line is printed, which says "failed" too;
+  // the message joins the report when the file's output is printed.
+  S.CompileFailure = compileFailure(S.Path, S.Errors);
+  if (!S.CompileFailure.empty())
+    S.Report.Status = "failed";
 }
 
 void recordOutcome(const DriverOptions &Opts, FileState &S, const WorkerJob &Job, StringRef OutPath,

@@ -21,6 +21,25 @@ void printCommands(const FileState &S) {
   }
 }
 
+/// Why the source \p Path cannot be read, or "". Asked before a worker
+/// parses it: clang would report a directory named like a source, or a file
+/// this user may not open, as code that does not compile.
+std::string readProblem(StringRef Path) {
+  sys::fs::file_status Status;
+  if (std::error_code EC = sys::fs::status(Path, Status))
+    return EC.message();
+  if (Status.type() == sys::fs::file_type::directory_file)
+    return "is a directory";
+  // Not a FIFO or a device: opening one could block; clang reads those.
+  if (Status.type() != sys::fs::file_type::regular_file)
+    return "";
+  Expected<sys::fs::file_t> File = sys::fs::openNativeFileForRead(Path);
+  if (!File)
+    return toString(File.takeError());
+  sys::fs::closeFile(*File);
+  return "";
+}
+
 /// Why \p S cannot be analysed, or "".
 std::string unusableReason(const FileState &S, const SelectedFiles &Selected) {
   auto Bad = Selected.Errors.find(S.Path);
@@ -28,7 +47,8 @@ std::string unusableReason(const FileState &S, const SelectedFiles &Selected) {
     return Bad->second;
   if (!sys::fs::exists(S.Path))
     return "cannot read '" + S.Path + "' (listed in the compilation database): no such file";
-  return "";
+  std::string Problem = readProblem(S.Path);
+  return Problem.empty() ? "" : "cannot read '" + S.Path + "': " + Problem;
 }
 
 } // namespace

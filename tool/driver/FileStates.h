@@ -28,6 +28,8 @@ struct FileState {
   FileReport Report;
   std::string WorkerStderr;
   std::string StatsLine; ///< --pass-stats: its analysis passes.
+  /// Why it did not compile (CompileFailure.h); empty when it did.
+  std::string CompileFailure;
   bool Failed = false;   ///< Tool error for this file (not its findings).
   bool Finished = false; ///< Its result (or error) is known.
 };
@@ -35,8 +37,9 @@ struct FileState {
 /// One state per selected file, with its compile commands (printed with
 /// --print-commands; several for one file are noted in \p Selected). Files
 /// that cannot be analysed (an unusable argument, a file the database
-/// names that is not on disk) are finished already, failed with their
-/// reason; the others are analysed.
+/// names that is not on disk, a directory or a file that cannot be opened
+/// for reading) are finished already, failed with their reason; the
+/// others are analysed.
 std::vector<FileState> makeFileStates(const DriverOptions &Opts,
                                       const WarpCompilationDatabase &Database,
                                       SelectedFiles &Selected);

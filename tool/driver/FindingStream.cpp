@@ -91,7 +91,7 @@ void FindingStream::print(FileState &S) {
     handleErrors(Fresh, Context, FB_NoFix, WarningsAsErrorsCount, DiagnosticFS);
     outs().flush();
   }
-  reportOwnCompileErrors(S, Fresh);
+  reportCompileFailure(S);
   std::move(Fresh.begin(), Fresh.end(), std::back_inserter(Errors));
 }
 
@@ -112,19 +112,15 @@ std::vector<ClangTidyError> FindingStream::newFindings(FileState &S) {
   return Fresh;
 }
 
-/// Of several files, one that does not compile itself (not through a
-/// header another file shares) failed: it was not fully analysed.
-void FindingStream::reportOwnCompileErrors(FileState &S, ArrayRef<ClangTidyError> Fresh) {
-  size_t OwnCompileErrors = llvm::count_if(Fresh, [&](const ClangTidyError &E) {
-    return isCompilerError(E) &&
-           absolutePath(E.Message.FilePath, E.BuildDirectory) == absolutePath(S.Path, "");
-  });
-  if (SingleFile || !OwnCompileErrors || S.Failed)
+/// A unit that does not compile failed, also through a header whose errors
+/// an earlier unit printed: the report says so and, of several files, an
+/// error line after its diagnostics (one file has the closing message).
+void FindingStream::reportCompileFailure(FileState &S) {
+  if (S.CompileFailure.empty())
     return;
-  S.Report.Status = "failed";
-  S.Report.Messages.push_back(S.Path + " does not compile (" + std::to_string(OwnCompileErrors) +
-                              " error(s)); it was not fully analysed");
-  error(S.Report.Messages.back());
+  S.Report.Messages.push_back(S.CompileFailure);
+  if (!SingleFile)
+    error(S.CompileFailure);
 }
 
 } // namespace warp_tidy::driver

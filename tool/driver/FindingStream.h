@@ -5,7 +5,7 @@
 // what it found, and the order never depends on timing. On the way, the
 // same header diagnostic reached through several units is kept once, the
 // findings a --baseline records are dropped, and a unit that does not
-// compile is reported as that file's error.
+// compile is reported as that file's error (CompileFailure.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,7 +48,7 @@ public:
 private:
   void print(FileState &S);
   std::vector<clang::tidy::ClangTidyError> newFindings(FileState &S);
-  void reportOwnCompileErrors(FileState &S, llvm::ArrayRef<clang::tidy::ClangTidyError> Fresh);
+  void reportCompileFailure(FileState &S);
 
   const DriverOptions &Opts;
   clang::tidy::ClangTidyContext &Context;
