@@ -87,8 +87,14 @@ def check_tidy(build, files, jobs):
         print(f"lint: clang-tidy needs {build}/compile_commands.json (build first)")
         return False
     failed = []
+    # A line per file as it finishes: clang-tidy takes a while per file, and
+    # scripts/test.sh must not sit silent meanwhile.
+    print(f"lint: clang-tidy: {len(units)} files", flush=True)
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        for f, rc, out in pool.map(lambda f: tidy_one(build, f), units):
+        runs = [pool.submit(tidy_one, build, f) for f in units]
+        for n, run in enumerate(concurrent.futures.as_completed(runs), 1):
+            f, rc, out = run.result()
+            print(f"lint: clang-tidy: [{n}/{len(units)}] {f}", flush=True)
             if rc != 0:
                 failed.append(f)
                 sys.stdout.write(out)

@@ -4,6 +4,10 @@
 Prints each runner's own output, then one closing line:
     tests: N passed, N failed, N skipped
 Exit status 0 only when nothing failed and something ran.
+
+Never minutes of silence: each runner is announced as it starts, and lit
+shows every test's result as it comes (a progress bar on a terminal, a line
+per test in a log, where its bar would print nothing until the end).
 """
 import argparse
 import json
@@ -15,6 +19,7 @@ import tempfile
 
 def run_unit(build):
     exe = os.path.join(build, "bin", "warp-tidy-unittests")
+    print(f"== unit tests: {exe}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "unit.json")
         proc = subprocess.run([exe, "--gtest_brief=1", f"--gtest_output=json:{report}"])
@@ -33,10 +38,12 @@ def run_unit(build):
 
 def run_lit(build, extra):
     lit = "/usr/lib/llvm-22/bin/lit"
+    suite = os.path.join(build, "test")
+    print(f"== lit tests: {suite}", flush=True)
+    verbosity = ["-sv"] if sys.stdout.isatty() else ["-v"]
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "lit.json")
-        proc = subprocess.run([sys.executable, lit, "-sv", "-o", report,
-                               os.path.join(build, "test"), *extra])
+        proc = subprocess.run([sys.executable, lit, *verbosity, "-o", report, suite, *extra])
         if not os.path.exists(report):
             return 0, 1, 0
         data = json.load(open(report))

@@ -6,7 +6,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
-bash "$root/scripts/build.sh" warp-tidy >/dev/null
+# The build shows its progress and, if it fails, the error (build.sh).
+bash "$root/scripts/build.sh" warp-tidy
 echo "== warp-tidy examples/ =="
 set +e
 "$root/build/bin/warp-tidy" "$root/examples"

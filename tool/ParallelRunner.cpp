@@ -133,6 +133,8 @@ void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, const RunLimits &Limits,
         continue;
       }
       Live[Pid] = {Index, Clock::now()};
+      if (Limits.OnStarted)
+        Limits.OnStarted(Index);
     }
     if (Live.empty())
       continue;
@@ -140,6 +142,8 @@ void runWorkers(llvm::ArrayRef<WorkerJob> Jobs, const RunLimits &Limits,
     pid_t Pid = waitpid(-1, &Status, WNOHANG);
     if (Pid == 0) {
       killTimedOut(Live, Limits.TimeoutSeconds);
+      if (Limits.WhileWaiting)
+        Limits.WhileWaiting();
       std::this_thread::sleep_for(Nap);
       continue;
     }

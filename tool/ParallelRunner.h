@@ -39,6 +39,11 @@ struct RunLimits {
   /// Polled while jobs run: once true, running children are terminated and
   /// the remaining jobs are reported Interrupted without being started.
   llvm::function_ref<bool()> ShouldStop;
+  /// Called with a job's index once it has been started (may be null).
+  llvm::function_ref<void(size_t)> OnStarted;
+  /// Called every few milliseconds while children run and none has ended
+  /// (may be null): a progress display keeps time with it.
+  llvm::function_ref<void()> WhileWaiting;
 };
 
 /// Runs \p Jobs under \p Limits. \p OnDone is called in the parent, in

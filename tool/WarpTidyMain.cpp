@@ -95,7 +95,7 @@ int main(int argc, const char **argv) {
   if (!Stream.loadBaseline())
     return ExitToolError;
   Stream.printFinished(States);
-  bool Analysed = analyseInWorkers(Opts, States, Cache, [&](FileState &S, double Seconds) {
+  bool Analysed = analyseInWorkers(Opts, States, Cache, Bar, [&](FileState &S, double Seconds) {
     Bar.done(S.Path, S.Report.Status, Seconds);
     Stream.printFinished(States);
   });

@@ -152,7 +152,7 @@ void recordOutcome(const DriverOptions &Opts, FileState &S, const WorkerJob &Job
 } // namespace
 
 bool analyseInWorkers(const DriverOptions &Opts, std::vector<FileState> &States,
-                      CachedResults &Cache,
+                      CachedResults &Cache, Progress &Bar,
                       function_ref<void(FileState &, double Seconds)> OnFinished) {
   if (llvm::all_of(States, [](const FileState &S) { return S.Finished; }))
     return true;
@@ -183,6 +183,10 @@ bool analyseInWorkers(const DriverOptions &Opts, std::vector<FileState> &States,
   Limits.TimeoutSeconds = Opts.Timeout;
   auto StopRequested = [] { return InterruptRequested != 0; };
   Limits.ShouldStop = StopRequested; // A function_ref: the lambda must outlive it.
+  auto Started = [&](size_t N) { Bar.started(States[Plan.Units[N]].Path); };
+  auto Waiting = [&] { Bar.tick(); };
+  Limits.OnStarted = Started;
+  Limits.WhileWaiting = Waiting;
   runWorkers(Jobs, Limits, [&](size_t N, const WorkerOutcome &O) {
     FileState &S = States[Plan.Units[N]];
     if (Plan.Times && O.Started && !O.Interrupted)

@@ -14,6 +14,7 @@
 #include "driver/CachedResults.h"
 #include "driver/FileStates.h"
 #include "driver/Options.h"
+#include "driver/Progress.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <vector>
 
@@ -21,10 +22,10 @@ namespace warp_tidy::driver {
 
 /// Analyses the unfinished files of \p States; \p OnFinished is called for
 /// each as it finishes, in completion order, with the seconds it took.
-/// False (an error printed) if the workers' temporary directory cannot be
-/// created.
+/// \p Bar hears of each start and keeps time while workers run. False (an
+/// error printed) if the workers' temporary directory cannot be created.
 bool analyseInWorkers(const DriverOptions &Opts, std::vector<FileState> &States,
-                      CachedResults &Cache,
+                      CachedResults &Cache, Progress &Bar,
                       llvm::function_ref<void(FileState &, double Seconds)> OnFinished);
 
 } // namespace warp_tidy::driver
