@@ -95,7 +95,14 @@ bool FunctionUniformity::Impl::isExitBranch(const CFGBlock *B) const {
   return false;
 }
 
-bool FunctionUniformity::Impl::allPathsReturn(const CFGBlock *From) const {
+namespace {
+/// What a forward walk does at a block.
+enum class Step { Found, Prune, Continue };
+
+/// Walks the blocks reachable from \p From (each once) until \p Visit says
+/// Found; Prune stops the walk below that block.
+template <typename VisitFn>
+bool findForward(const CFGBlock *From, unsigned NumBlocks, VisitFn Visit) {
   llvm::BitVector Visited(NumBlocks);
   llvm::SmallVector<const CFGBlock *, 8> Stack = {From};
   while (!Stack.empty()) {
@@ -103,78 +110,61 @@ bool FunctionUniformity::Impl::allPathsReturn(const CFGBlock *From) const {
     if (Visited.test(X->getBlockID()))
       continue;
     Visited.set(X->getBlockID());
-    if (hasReturn(X))
+    Step S = Visit(X);
+    if (S == Step::Found)
+      return true;
+    if (S == Step::Prune)
       continue;
-    if (X == &Cfg->getExit())
-      return false;
     for (const CFGBlock *N : X->succs())
       if (N)
         Stack.push_back(N);
   }
-  return true;
+  return false;
+}
+
+bool hasSideEffect(const CFGBlock *B, const ASTContext &Ctx) {
+  for (const CFGElement &E : *B) {
+    std::optional<CFGStmt> CS = E.getAs<CFGStmt>();
+    if (!CS)
+      continue;
+    if (const auto *Ex = dyn_cast<Expr>(CS->getStmt()); Ex && Ex->HasSideEffects(Ctx))
+      return true;
+    if (const auto *DS = dyn_cast<DeclStmt>(CS->getStmt()))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          if (const Expr *Init = V->getInit(); Init && Init->HasSideEffects(Ctx))
+            return true;
+  }
+  return false;
+}
+} // namespace
+
+bool FunctionUniformity::Impl::allPathsReturn(const CFGBlock *From) const {
+  const CFGBlock *Exit = &Cfg->getExit();
+  return !findForward(From, NumBlocks, [&](const CFGBlock *X) {
+    if (hasReturn(X))
+      return Step::Prune;
+    return X == Exit ? Step::Found : Step::Continue;
+  });
 }
 
 bool FunctionUniformity::Impl::reaches(const CFGBlock *From, const CFGBlock *To) const {
-  llvm::BitVector Visited(NumBlocks);
-  llvm::SmallVector<const CFGBlock *, 8> Stack = {From};
-  while (!Stack.empty()) {
-    const CFGBlock *X = Stack.pop_back_val();
-    if (X == To)
-      return true;
-    if (Visited.test(X->getBlockID()))
-      continue;
-    Visited.set(X->getBlockID());
-    for (const CFGBlock *N : X->succs())
-      if (N)
-        Stack.push_back(N);
-  }
-  return false;
+  return findForward(From, NumBlocks,
+                     [&](const CFGBlock *X) { return X == To ? Step::Found : Step::Continue; });
 }
 
 bool FunctionUniformity::Impl::reachesCollective(const CFGBlock *From) const {
-  llvm::BitVector Visited(NumBlocks);
-  llvm::SmallVector<const CFGBlock *, 8> Stack = {From};
-  while (!Stack.empty()) {
-    const CFGBlock *X = Stack.pop_back_val();
-    if (Visited.test(X->getBlockID()))
-      continue;
-    Visited.set(X->getBlockID());
-    if (CollectiveBlocks.test(X->getBlockID()))
-      return true;
-    for (const CFGBlock *N : X->succs())
-      if (N)
-        Stack.push_back(N);
-  }
-  return false;
+  return findForward(From, NumBlocks, [&](const CFGBlock *X) {
+    return CollectiveBlocks.test(X->getBlockID()) ? Step::Found : Step::Continue;
+  });
 }
 
 bool FunctionUniformity::Impl::hasEffectBeforeExit(const CFGBlock *From) const {
-  llvm::BitVector Visited(NumBlocks);
-  llvm::SmallVector<const CFGBlock *, 8> Stack = {From};
-  while (!Stack.empty()) {
-    const CFGBlock *X = Stack.pop_back_val();
-    if (Visited.test(X->getBlockID()))
-      continue;
-    Visited.set(X->getBlockID());
-    for (const CFGElement &E : *X) {
-      std::optional<CFGStmt> CS = E.getAs<CFGStmt>();
-      if (!CS)
-        continue;
-      if (const auto *Ex = dyn_cast<Expr>(CS->getStmt()); Ex && Ex->HasSideEffects(Ctx))
-        return true;
-      if (const auto *DS = dyn_cast<DeclStmt>(CS->getStmt()))
-        for (const Decl *D : DS->decls())
-          if (const auto *V = dyn_cast<VarDecl>(D))
-            if (const Expr *Init = V->getInit(); Init && Init->HasSideEffects(Ctx))
-              return true;
-    }
-    if (hasReturn(X))
-      continue;
-    for (const CFGBlock *N : X->succs())
-      if (N)
-        Stack.push_back(N);
-  }
-  return false;
+  return findForward(From, NumBlocks, [&](const CFGBlock *X) {
+    if (hasSideEffect(X, Ctx))
+      return Step::Found;
+    return hasReturn(X) ? Step::Prune : Step::Continue;
+  });
 }
 
 bool FunctionUniformity::Impl::keptLanesExited(const CFGBlock *Branch, const CFGBlock *Site,
