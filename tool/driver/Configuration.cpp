@@ -6,6 +6,7 @@
 #include "driver/ExitStatus.h"
 #include "driver/Messages.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -100,6 +101,12 @@ int listChecksOrDumpConfig(const DriverOptions &Opts, ClangTidyOptionsProvider &
   return ExitClean;
 }
 
+/// A glob meant for warp-tidy: it names `warp-` or is a near miss of one of
+/// its checks (`wrap-zero-mask`). Anything else belongs to another tool.
+bool meantForWarpTidy(StringRef Name, StringRef Near) {
+  return Name.starts_with("warp") || !Near.empty();
+}
+
 } // namespace
 
 std::unique_ptr<ClangTidyOptionsProvider> makeOptionsProvider(const DriverOptions &Opts) {
@@ -146,9 +153,14 @@ bool checkVfsOverlay(const DriverOptions &Opts) {
 bool checkCheckGlobs(const DriverOptions &Opts) {
   if (!Opts.Config.Checks || Opts.isWorker())
     return true;
+  std::vector<std::string> Foreign;
   for (const std::string &Glob : unmatchedGlobs(*Opts.Config.Checks, false)) {
     StringRef Name = StringRef(Glob).ltrim('-');
     std::string Near = closestCheck(Name);
+    if (!meantForWarpTidy(Name, Near)) {
+      Foreign.push_back(Name.str());
+      continue;
+    }
     std::string Message = "--checks glob '" + Name.str() + "' matches no check" +
                           (Near.empty() ? "" : "; did you mean '" + Near + "'?") +
                           " (--list-checks --checks='*' lists them)";
@@ -159,6 +171,12 @@ bool checkCheckGlobs(const DriverOptions &Opts) {
     error(Message);
     return false;
   }
+  // A clang-tidy check list (cpp-linter passes `boost-*,bugprone-*,...`):
+  // its other modules are not ours to run, and whether any warp check is
+  // left on is judged per file.
+  if (!Foreign.empty() && !Opts.Quiet)
+    warning("--checks names checks of other tools, ignored (warp-tidy's own are warp-*): " +
+            join(Foreign, ", "));
   return true;
 }
 
@@ -176,6 +194,13 @@ std::string noChecksMessage(StringRef File) {
          "': the effective Checks (--checks, --config, .clang-tidy) switch off "
          "every warp- check; name some (e.g. --checks='-*,warp-*') or pass "
          "--allow-no-checks";
+}
+
+std::string noChecksFinding(StringRef File) {
+  return File.str() +
+         ":1:1: error: no warp- check is enabled for this file: the check "
+         "list switches every one off; pass --checks='-*,warp-*' "
+         "[warp-tidy-no-checks]";
 }
 
 std::unique_ptr<ClangTidyContext>

@@ -33,8 +33,10 @@ loadVfsOverlay(llvm::StringRef Path, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSys
 /// it cannot.
 bool checkVfsOverlay(const DriverOptions &Opts);
 
-/// A positive --checks glob that matches no check is an error (a typo would
-/// otherwise switch everything off), a negative one a warning. The parent
+/// A positive --checks glob meant for warp-tidy that matches no check is an
+/// error (a typo would otherwise switch everything off), a negative one a
+/// warning; globs of other tools' modules (`bugprone-*`) are ignored with
+/// one warning. The parent
 /// judges them before it starts any worker; a worker does not again.
 bool checkCheckGlobs(const DriverOptions &Opts);
 
@@ -45,6 +47,11 @@ std::optional<int> answerConfigurationQuery(const DriverOptions &Opts,
 
 /// clang-tidy's wording first (tools grep for it), then what to do.
 std::string noChecksMessage(llvm::StringRef File);
+
+/// The same problem as one finding in clang-tidy's text layout
+/// (`file:1:1: error: ... [warp-tidy-no-checks]`), for drivers that parse
+/// stdout and not the exit status.
+std::string noChecksFinding(llvm::StringRef File);
 
 /// The clang-tidy context of an analysis (the targets clang may be asked
 /// for initialised first).

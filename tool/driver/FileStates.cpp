@@ -88,12 +88,20 @@ bool everyFileHasChecks(const DriverOptions &Opts, clang::tidy::ClangTidyContext
                         ArrayRef<FileState> States) {
   if (Opts.AllowNoChecks)
     return true;
-  for (const FileState &S : States)
-    if (clang::tidy::getCheckNames(Context.getOptionsForFile(S.Path), false, false).empty()) {
+  bool AllHaveChecks = true;
+  for (const FileState &S : States) {
+    if (!clang::tidy::getCheckNames(Context.getOptionsForFile(S.Path), false, false).empty())
+      continue;
+    if (AllHaveChecks)
       error(noChecksMessage(S.Path));
-      return false;
-    }
-  return true;
+    AllHaveChecks = false;
+    // Drivers that run warp-tidy as clang-tidy (cpp-linter) read findings
+    // from stdout and ignore the exit status: without a line in clang-tidy's
+    // layout the run would pass.
+    if (Opts.Format == OutputFormat::Text)
+      outs() << noChecksFinding(S.Path) << "\n";
+  }
+  return AllHaveChecks;
 }
 
 } // namespace warp_tidy::driver
