@@ -197,10 +197,9 @@ std::string noChecksMessage(StringRef File) {
 }
 
 std::string noChecksFinding(StringRef File) {
-  return File.str() +
-         ":1:1: error: no warp- check is enabled for this file: the check "
-         "list switches every one off; pass --checks='-*,warp-*' "
-         "[warp-tidy-no-checks]";
+  return File.str() + ":1:1: error: no warp- check is enabled for this file: the check "
+                      "list switches every one off; pass --checks='-*,warp-*' "
+                      "[warp-tidy-no-checks]";
 }
 
 std::unique_ptr<ClangTidyContext>
