@@ -23,6 +23,20 @@ std::string dedupeKey(const ClangTidyError &E) {
          std::to_string(E.Message.FileOffset) + "\x1f" + E.Message.Message;
 }
 
+// Adds to \p Kept the notes of its duplicate \p Dup that it lacks: the
+// same finding reached along another path (a helper's report with a note at
+// each caller) keeps every path.
+void mergeNotes(ClangTidyError &Kept, const ClangTidyError &Dup) {
+  for (const clang::tooling::DiagnosticMessage &Note : Dup.Notes) {
+    bool Known = llvm::any_of(Kept.Notes, [&](const clang::tooling::DiagnosticMessage &N) {
+      return N.FileOffset == Note.FileOffset && N.FilePath == Note.FilePath &&
+             N.Message == Note.Message;
+    });
+    if (!Known)
+      Kept.Notes.push_back(Note);
+  }
+}
+
 // Fingerprints are relative to the source root, as in the SARIF/JSON
 // reports: --source-root, or the current directory.
 std::string sourceRootPath(StringRef SourceRoot) {
@@ -96,20 +110,33 @@ void FindingStream::print(FileState &S) {
 }
 
 /// \p S's diagnostics not printed before (for another file) and not in the
-/// baseline; \p S keeps none.
+/// baseline; \p S keeps none. A duplicate gives its new notes to the
+/// finding it repeats.
 std::vector<ClangTidyError> FindingStream::newFindings(FileState &S) {
   std::vector<ClangTidyError> Fresh;
-  for (ClangTidyError &E : S.Errors)
-    if (Seen.insert(dedupeKey(E)).second)
+  StringMap<size_t> InFile;
+  for (ClangTidyError &E : S.Errors) {
+    std::string Key = dedupeKey(E);
+    if (auto It = InFile.find(Key); It != InFile.end()) {
+      mergeNotes(Fresh[It->second], E);
+    } else if (auto Earlier = Seen.find(Key); Earlier != Seen.end()) {
+      if (Earlier->second != NotKept)
+        mergeNotes(Errors[Earlier->second], E);
+    } else {
+      InFile[Key] = Fresh.size();
       Fresh.push_back(std::move(E));
+    }
+  }
   S.Errors.clear();
-  if (UseBaseline)
-    llvm::erase_if(Fresh, [&](const ClangTidyError &E) {
-      bool Known = isWarpFinding(E) && Baseline.contains(Fingerprint(E));
-      Baselined += Known;
-      return Known;
-    });
-  return Fresh;
+  std::vector<ClangTidyError> Kept;
+  for (ClangTidyError &E : Fresh) {
+    bool Known = UseBaseline && isWarpFinding(E) && Baseline.contains(Fingerprint(E));
+    Baselined += Known;
+    Seen[dedupeKey(E)] = Known ? NotKept : Errors.size() + Kept.size();
+    if (!Known)
+      Kept.push_back(std::move(E));
+  }
+  return Kept;
 }
 
 /// A unit that does not compile failed, also through a header whose errors

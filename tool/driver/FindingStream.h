@@ -17,6 +17,7 @@
 #include "driver/FileStates.h"
 #include "driver/Options.h"
 #include "driver/Progress.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <string>
@@ -37,7 +38,10 @@ public:
   /// predecessors are all finished.
   void printFinished(std::vector<FileState> &States);
 
-  /// The diagnostics printed so far, deduplicated, in file order.
+  /// The diagnostics printed so far, deduplicated, in file order. A
+  /// duplicate's notes that the kept one lacks (another caller's path to a
+  /// shared helper) are added to it: in text, where the kept one is printed
+  /// with the same file; in JSON and SARIF, always.
   std::vector<clang::tidy::ClangTidyError> &errors() { return Errors; }
   /// What SARIF URIs and fingerprints are relative to (--source-root).
   const std::string &sourceRoot() const { return SourceRoot; }
@@ -58,7 +62,10 @@ private:
   std::string SourceRoot;
   std::string FingerprintRoot;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> DiagnosticFS;
-  llvm::StringSet<> Seen;
+  /// Each finding kept so far, by dedupeKey: its index in Errors, or
+  /// NotKept when the baseline left it out.
+  llvm::StringMap<size_t> Seen;
+  static constexpr size_t NotKept = ~size_t(0);
   llvm::StringSet<> Baseline;
   Fingerprinter Fingerprint;
   size_t Baselined = 0;
