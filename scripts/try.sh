@@ -6,8 +6,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
-# The build shows its progress and, if it fails, the error (build.sh).
-bash "$root/scripts/build.sh" warp-tidy
+# The build shows its progress and, if it fails, the error (build.sh). It
+# makes every target the package installs, so that cpack works afterwards.
+bash "$root/scripts/build.sh" warp-tidy warp-tidy-launcher warp-clangd WarpTidyPlugin
 echo "== warp-tidy examples/ =="
 set +e
 "$root/build/bin/warp-tidy" "$root/examples"

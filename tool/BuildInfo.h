@@ -1,8 +1,8 @@
 //===--- BuildInfo.h - What the build tells the tools about themselves ----===//
 //
 // tool/CMakeLists.txt defines these for warp-tidy and warp-clangd (the
-// project's version, the base address of the check pages, clang's resource
-// directory). The defaults keep a file compiled without them (an editor's
+// project's version, a published base address of the check pages and the
+// source tree's copy of them, clang's resource directory). The defaults keep a file compiled without them (an editor's
 // or another build's view of it) building.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +15,9 @@
 #endif
 #ifndef WARP_TIDY_DOCS_URL
 #define WARP_TIDY_DOCS_URL ""
+#endif
+#ifndef WARP_TIDY_SOURCE_DOCS
+#define WARP_TIDY_SOURCE_DOCS ""
 #endif
 #ifndef WARP_TIDY_CLANG_RESOURCE_DIR
 #define WARP_TIDY_CLANG_RESOURCE_DIR ""

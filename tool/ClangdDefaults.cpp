@@ -25,9 +25,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "BuildInfo.h"
+#include "DocsLocation.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Process.h"
 #include <optional>
@@ -58,12 +60,12 @@ bool namesWarpChecks(llvm::StringRef Checks) {
   return false;
 }
 
-/// Base of the check pages: $WARP_TIDY_DOCS_URL, else the build's
-/// WARP_TIDY_DOCS_URL (a CMake cache variable). Pages are <base><name
-/// without warp->.md, the same as SARIF's helpUri.
+/// Base of the check pages (DocsLocation.h), the same as SARIF's helpUri:
+/// pages are <base><name without warp->.md.
 const std::string &docsBase() {
+  static int Anchor;
   static const std::string Base =
-      llvm::sys::Process::GetEnv("WARP_TIDY_DOCS_URL").value_or(WARP_TIDY_DOCS_URL);
+      warp_tidy::checkDocsBaseFor(llvm::sys::fs::getMainExecutable(nullptr, &Anchor));
   return Base;
 }
 

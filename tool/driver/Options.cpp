@@ -202,8 +202,9 @@ cl::opt<std::string>
 cl::opt<std::string>
     SarifHelpBase("sarif-help-base",
                   cl::desc("Base URL of the check pages for SARIF helpUri (<base><check without "
-                           "warp->.md)."),
-                  cl::init(WARP_TIDY_DOCS_URL), cl::cat(Category));
+                           "warp->.md); default: $WARP_TIDY_DOCS_URL, the build's published "
+                           "base, the pages installed with warp-tidy, or none."),
+                  cl::cat(Category));
 cl::opt<std::string>
     SourceRoot("source-root",
                cl::desc("Directory that SARIF URIs are relative to (default: the current "

@@ -4,6 +4,7 @@
 #include "Baseline.h"
 #include "BuildInfo.h"
 #include "DiagnosticKinds.h"
+#include "DocsLocation.h"
 #include "clang-tidy/ClangTidy.h"
 #include "driver/ExitStatus.h"
 #include "driver/Messages.h"
@@ -72,7 +73,7 @@ Report makeReport(const DriverOptions &Opts, ClangTidyContext &Context,
   R.ToolVersion = WARP_TIDY_VERSION;
   R.SourceRoot = Stream.sourceRoot();
   R.FingerprintRoot = Stream.fingerprintRoot();
-  R.HelpBase = Opts.SarifHelpBase;
+  R.HelpBase = Opts.SarifHelpBase.empty() ? checkDocsBaseFor(Opts.Executable) : Opts.SarifHelpBase;
   if (!R.HelpBase.empty() && !StringRef(R.HelpBase).ends_with("/"))
     R.HelpBase += "/";
   R.Seconds = Seconds;

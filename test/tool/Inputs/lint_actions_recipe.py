@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lints the GitHub Actions recipe for warp-tidy (no GitHub here).
 
-Usage: lint_actions_recipe.py <workflow.yml> <integration.md>
+Usage: lint_actions_recipe.py <workflow.yml> <integration.md> <tool/CMakeLists.txt>
 Prints one line per property it found and RECIPE OK, or what is wrong.
 """
 import re
@@ -50,6 +50,23 @@ def main() -> int:
     build = [s for s in steps if "cpack" in s.get("run", "")]
     if not build or "cache-hit" not in str(build[0].get("if", "")):
         problems.append("the package is rebuilt even on a cache hit")
+    # cpack installs every target that tool/CMakeLists.txt installs: the
+    # build step must make each of them, or cpack fails.
+    installed = set()
+    cmake_lists = open(sys.argv[3]).read() if len(sys.argv) > 3 else ""
+    for m in re.finditer(r"install\(TARGETS ([^)]*?) (?:RUNTIME|LIBRARY)", cmake_lists):
+        installed.update(m.group(1).split())
+    script = build[0].get("run", "") if build else ""
+    built = re.search(r"scripts/build\.sh ([^\n]*)", script)
+    missing = sorted(t for t in installed if not built or t not in built.group(1).split())
+    if installed and not missing:
+        print("package builds every installed target:", " ".join(sorted(installed)))
+    else:
+        problems.append(f"the package build does not make {missing or 'the installed targets'}")
+    if re.search(r"-DWARP_TIDY_DOCS_URL=\S*https://", script):
+        print("published check pages")
+    else:
+        problems.append("the package links its check pages to no published base")
 
     tidy = [s for s in steps if s.get("run", "").startswith("warp-tidy ")]
     upload = [s for s in steps if str(s.get("uses", "")).startswith("github/codeql-action/upload-sarif@")]
