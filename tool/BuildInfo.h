@@ -2,8 +2,8 @@
 //
 // tool/CMakeLists.txt defines these for warp-tidy and warp-clangd (the
 // project's version, a published base address of the check pages and the
-// source tree's copy of them, clang's resource directory). The defaults keep a file compiled without them (an editor's
-// or another build's view of it) building.
+// source tree's copy of them, clang's resource directory). The defaults keep a file compiled
+// without them (an editor's or another build's view of it) building.
 //
 //===----------------------------------------------------------------------===//
 
