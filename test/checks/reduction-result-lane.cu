@@ -145,6 +145,61 @@ template <int W> __global__ void templatedWholeWarpTree(const float *in, float *
 }
 template __global__ void templatedWholeWarpTree<32>(const float *, float *);
 
+// The "lane" is taken from a thread id after it was rescaled: not the lane.
+__global__ void laneOfRescaledId(const float *in, float *out) {
+  int tid = 256 * blockIdx.x + threadIdx.x;
+  float v = in[tid];
+  tid = tid * 3;
+  int lane = tid & 31;
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(FULL, v, off);
+  if (lane == 0)
+    atomicAdd(out, v);
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'v' holds the total of a __shfl_down_sync tree reduction only in lane 0 {{.*}}[warp-reduction-result-lane]
+    // CHECK-MESSAGES: :[[@LINE-4]]:10: note: the reduction moves values down towards lane 0 here
+}
+
+// A helper's thread index that one caller passes rescaled: not the lane.
+__device__ inline void addWarpTotal(float v, unsigned tx, float *out) {
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(FULL, v, off);
+  if (tx % 32 == 0)
+    atomicAdd(out, v);
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'v' holds the total of a __shfl_down_sync tree reduction only in lane 0 {{.*}}[warp-reduction-result-lane]
+    // CHECK-MESSAGES: :[[@LINE-4]]:10: note: the reduction moves values down towards lane 0 here
+}
+__global__ void totalsByThread(const float *in, float *out) {
+  addWarpTotal(in[threadIdx.x], threadIdx.x, out);
+}
+__global__ void totalsByPair(const float *in, float *out) {
+  addWarpTotal(in[threadIdx.x], threadIdx.x * 2, out);
+}
+
+// Each element's total read by every lane in the iteration that reduced it.
+__global__ void elementTotalsEverywhere(const float *in, float *out) {
+  float c[4];
+  for (int i = 0; i < 4; ++i)
+    c[i] = in[i * 32 + threadIdx.x];
+  for (int i = 0; i < 4; ++i) {
+    for (int off = 16; off > 0; off >>= 1)
+      c[i] += __shfl_down_sync(FULL, c[i], off);
+    out[i * 32 + threadIdx.x] = c[i];
+    // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'c' holds the total of a __shfl_down_sync tree reduction only in lane 0 {{.*}}[warp-reduction-result-lane]
+    // CHECK-MESSAGES: :[[@LINE-3]]:15: note: the reduction moves values down towards lane 0 here
+  }
+}
+
+// Totals kept in an array and then used by every lane.
+__global__ void arrayTotalsEverywhere(const float *in, float *out) {
+  float acc[4];
+  for (int m = 0; m < 4; ++m)
+    acc[m] = warpReduceSum(in[m * 32 + threadIdx.x]);
+  for (int m = 0; m < 4; ++m)
+    out[m * 32 + threadIdx.x] = acc[m];
+    // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'acc' holds the total of a __shfl_down_sync tree reduction only in lane 0 {{.*}}[warp-reduction-result-lane]
+    // CHECK-MESSAGES: :[[@LINE-4]]:14: note: the value comes from this call, whose reduction leaves the total in lane 0
+}
+
 // ---------------------------------------------------------- must stay silent
 
 // Only lane 0 consumes the total: guarded store, early exit, ?: arm.
@@ -348,3 +403,86 @@ template <int TB> __global__ void segmentTotals(const float *in, float *out, int
 }
 template __global__ void segmentTotals<8>(const float *, float *, int);
 template __global__ void segmentTotals<1>(const float *, float *, int);
+
+// The lane is taken from the thread id before the id is rewritten for the
+// loop: `lane == 0` is lane 0 (dgsparse's COO SpMM kernels).
+__global__ void laneBeforeIdIsRewritten(const float *in, float *out, int n, int stride) {
+  int tid = 256 * blockIdx.x + threadIdx.x;
+  int lane = tid & 31;
+  tid = lane + ((tid >> 5) << 5);
+  for (; tid < n + lane; tid += stride) {
+    float v = tid < n ? in[tid] : 0.0f;
+    for (int off = 16; off > 0; off >>= 1)
+      v += __shfl_down_sync(FULL, v, off);
+    if (lane == 0)
+      atomicAdd(out, v);
+  }
+}
+
+// Every caller passes the thread index: `tx % 32 == 0` is lane 0
+// (flashinfer's radix top-k counts).
+__device__ inline void addCount(unsigned c, unsigned tx, unsigned *out) {
+  for (int off = 16; off > 0; off /= 2)
+    c += __shfl_down_sync(FULL, c, off);
+  int lane = tx % 32;
+  if (lane == 0 && c > 0)
+    atomicAdd(out, c);
+}
+__global__ void countAbove(const float *in, unsigned *out, float pivot) {
+  const unsigned tx = threadIdx.x;
+  addCount(in[tx] > pivot, tx, out);
+}
+__global__ void countBelow(const float *in, unsigned *out, float pivot) {
+  addCount(in[threadIdx.x] < pivot, threadIdx.x, out);
+}
+
+// Totals kept in an array, used only in lane 0 (bitsandbytes' SIMT GEMM):
+// storing a total into an element is not a use.
+__global__ void arrayTotalsInLaneZero(const float *in, float *out) {
+  float acc[4];
+  for (int m = 0; m < 4; ++m)
+    acc[m] = in[m * 32 + threadIdx.x];
+  for (int m = 0; m < 4; ++m)
+    acc[m] = warpReduceSum(acc[m]);
+  if ((threadIdx.x & 31) == 0)
+    for (int m = 0; m < 4; ++m)
+      out[m] = acc[m];
+}
+
+// The tree of c[i] reaches the other arm only in a later iteration, where
+// `c[i]` is another element (dgsparse's SpMM reductions in a switch).
+__global__ void elementsReducedInTurn(const float *in, float *out, int mode) {
+  float c[4];
+  for (int i = 0; i < 4; ++i)
+    c[i] = in[i * 32 + threadIdx.x];
+  for (int i = 0; i < 4; ++i) {
+    if (mode == 0) {
+      for (int off = 16; off > 0; off >>= 1)
+        c[i] += __shfl_down_sync(FULL, c[i], off);
+    } else {
+      out[i * 32 + threadIdx.x] = c[i];
+    }
+  }
+  if ((threadIdx.x & 31) == 0)
+    for (int i = 0; i < 4; ++i)
+      out[i] = c[i];
+}
+
+// The same through two template helpers, the kernel's thread index passed
+// down by both.
+template <int Block>
+__device__ __forceinline__ void addCountDeep(unsigned c, unsigned tx, unsigned *out) {
+  for (int off = 16; off > 0; off /= 2)
+    c += __shfl_down_sync(FULL, c, off);
+  if (tx % 32 == 0)
+    atomicAdd(out, c);
+}
+template <int Block>
+__device__ void countVia(const float *in, unsigned tx, unsigned *out, float pivot) {
+  addCountDeep<Block>(in[tx] > pivot, tx, out);
+}
+template <int Block> __global__ void countAboveDeep(const float *in, unsigned *out, float pivot) {
+  const unsigned tx = threadIdx.x;
+  countVia<Block>(in, tx, out, pivot);
+}
+template __global__ void countAboveDeep<256>(const float *, unsigned *, float);

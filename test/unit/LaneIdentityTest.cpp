@@ -254,6 +254,71 @@ TEST(LaneIdentity, WrittenLocalsAreNotLooked) {
   EXPECT_EQ(P->form(6).Kind, K::Lane); // a const reference cannot write it
 }
 
+// A local written later still holds its initialiser where it is read
+// before every write, unless a loop around the read repeats a write.
+TEST(LaneIdentity, ReadBeforeAnyWrite) {
+  auto P = parse(R"cuda(
+    __global__ void k(int n) {
+      int tid = 256 * blockIdx.x + threadIdx.x;
+      int lane = tid & 31;
+      use(lane);
+      tid = tid * 3;
+      use(tid & 31);
+      int t2 = threadIdx.x;
+      for (int i = 0; i < n; ++i) {
+        use(t2 & 31);
+        t2 += 7;
+      }
+      for (int i = 0; i < n; ++i) {
+        int t3 = threadIdx.x;
+        use(t3 & 31);
+        t3 += 7;
+      }
+      int t4 = threadIdx.x;
+      auto later = [&] { use(t4 & 31); };
+      t4 = 5;
+      later();
+    })cuda",
+                 "k");
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->form(0).Kind, K::Lane);  // tid is written only after
+  EXPECT_EQ(P->form(1).Kind, K::Other); // read after the write
+  EXPECT_EQ(P->form(2).Kind, K::Other); // the loop repeats t2's write
+  EXPECT_EQ(P->form(3).Kind, K::Lane);  // t3 is declared afresh each round
+  EXPECT_EQ(P->form(4).Kind, K::Other); // the lambda runs after t4's write
+}
+
+// A helper's parameter is what every call in the unit passes, when the
+// unit holds every call (inline, internal or template helpers).
+TEST(LaneIdentity, ParameterFromCallers) {
+  const std::string Code = R"cuda(
+    __device__ inline void count(unsigned tx, int w) { use(tx % 32); use(w); }
+    __device__ void externHelper(unsigned tx) { use(tx % 32); }
+    __device__ inline void mixed(unsigned tx) { use(tx % 32); }
+    __device__ inline void rewritten(unsigned tx) { tx += 1; use(tx % 32); }
+    __global__ void k1(const int *p) {
+      const unsigned tx = threadIdx.x;
+      count(tx, 3); externHelper(tx); mixed(tx); rewritten(tx);
+    }
+    __global__ void k2(const int *p) {
+      count(threadIdx.x, 3); externHelper(threadIdx.x); mixed(p[threadIdx.x]);
+      rewritten(threadIdx.x);
+    })cuda";
+  auto Count = parse(Code, "count");
+  ASSERT_TRUE(Count);
+  EXPECT_EQ(Count->form(0).Kind, K::Lane);
+  EXPECT_EQ(Count->form(1).Kind, K::Constant);
+  auto Extern = parse(Code, "externHelper");
+  ASSERT_TRUE(Extern);
+  EXPECT_EQ(Extern->form(0).Kind, K::Other); // another unit may call it
+  auto Mixed = parse(Code, "mixed");
+  ASSERT_TRUE(Mixed);
+  EXPECT_EQ(Mixed->form(0).Kind, K::Other); // the callers disagree
+  auto Rewritten = parse(Code, "rewritten");
+  ASSERT_TRUE(Rewritten);
+  EXPECT_EQ(Rewritten->form(0).Kind, K::Other);
+}
+
 // LocalWrites: what counts as a write, the lane register, scoped queries,
 // and one scan per body per translation unit.
 TEST(LocalWrites, Facts) {

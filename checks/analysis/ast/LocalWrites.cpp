@@ -9,6 +9,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <string>
 
@@ -100,10 +101,10 @@ bool outputReadsLaneRegister(const GCCAsmStmt *Asm, unsigned I) {
   return T.contains(Operand);
 }
 
-/// Calls \p OnWrite(var, is-lane-register-write) for every write of a local
-/// in \p S (see the file comment of LocalWrites.h for what counts).
+/// Calls \p OnWrite(var, is-lane-register-write, lvalue) for every write of
+/// a local in \p S (see the file comment of LocalWrites.h for what counts).
 void forEachLocalWrite(const Stmt *S, const CallExpr *ReadOnlyCall,
-                       llvm::function_ref<void(const VarDecl *, bool)> OnWrite) {
+                       llvm::function_ref<void(const VarDecl *, bool, const Expr *)> OnWrite) {
   forEachStore(S, ReadOnlyCall, [&](const Expr *Target, const GCCAsmStmt *Asm, unsigned Output) {
     const VarDecl *V = storedLocal(Target);
     if (!V)
@@ -114,7 +115,7 @@ void forEachLocalWrite(const Stmt *S, const CallExpr *ReadOnlyCall,
       bool NoInit = !Init || isa<ImplicitValueInitExpr>(Init);
       LaneRegister = NoInit && outputReadsLaneRegister(Asm, Output);
     }
-    OnWrite(V, LaneRegister);
+    OnWrite(V, LaneRegister, Target);
   });
 }
 
@@ -167,9 +168,16 @@ void forEachStore(const Stmt *S, const CallExpr *ReadOnlyCall,
 }
 
 LocalWriteFacts::LocalWriteFacts(const Stmt *Body) {
-  forEachLocalWrite(Body, nullptr, [&](const VarDecl *V, bool LaneRegister) {
+  forEachLocalWrite(Body, nullptr, [&](const VarDecl *V, bool LaneRegister, const Expr *Target) {
     VarWrites &W = ByVar[V];
     ++(LaneRegister ? W.LaneRegisterWrites : W.Writes);
+    if (!LaneRegister)
+      W.Sites.push_back(Target->getBeginLoc());
+  });
+  forEachStmt(Body, [&](const Stmt *S) {
+    if (isLoopStmt(S) || isa<LambdaExpr>(S))
+      RepeatingScopes.push_back(S->getSourceRange());
+    HasJumps |= isa<GotoStmt, IndirectGotoStmt>(S);
   });
 }
 
@@ -189,6 +197,53 @@ const Expr *LocalWriteFacts::singleDefinition(const VarDecl *V) const {
   auto It = ByVar.find(V);
   if (It != ByVar.end() && (It->second.Writes || It->second.LaneRegisterWrites))
     return nullptr;
+  return V->getInit();
+}
+
+namespace {
+
+/// \p Loc is strictly before \p Than in the unit (false when either is
+/// invalid or they are the same place, e.g. one macro expansion).
+bool strictlyBefore(SourceLocation Loc, SourceLocation Than, const SourceManager &SM) {
+  if (Loc.isInvalid() || Than.isInvalid())
+    return false;
+  Loc = SM.getExpansionLoc(Loc);
+  Than = SM.getExpansionLoc(Than);
+  return Loc != Than && SM.isBeforeInTranslationUnit(Loc, Than);
+}
+
+/// \p Loc lies inside \p Range (inclusive, by expansion location).
+bool within(SourceLocation Loc, SourceRange Range, const SourceManager &SM) {
+  SourceLocation Begin = SM.getExpansionLoc(Range.getBegin());
+  SourceLocation End = SM.getExpansionRange(Range.getEnd()).getEnd();
+  Loc = SM.getExpansionLoc(Loc);
+  return !SM.isBeforeInTranslationUnit(Loc, Begin) && !SM.isBeforeInTranslationUnit(End, Loc);
+}
+
+} // namespace
+
+const Expr *LocalWriteFacts::initialiserAt(const VarDecl *V, const DeclRefExpr *Read) const {
+  if (const Expr *Init = singleDefinition(V))
+    return Init;
+  // A reference reads whatever its referent holds, which other names write.
+  if (!V || !Read || HasJumps || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
+      V->getType()->isReferenceType())
+    return nullptr;
+  auto It = ByVar.find(V);
+  if (It == ByVar.end() || It->second.LaneRegisterWrites)
+    return nullptr;
+  const SourceManager &SM = V->getASTContext().getSourceManager();
+  SourceLocation At = Read->getBeginLoc();
+  if (!strictlyBefore(V->getInit()->getEndLoc(), At, SM))
+    return nullptr;
+  for (SourceLocation Site : It->second.Sites)
+    if (!strictlyBefore(At, Site, SM))
+      return nullptr;
+  // A loop or lambda around the read may run a later write before it,
+  // unless it also holds the declaration (each round starts afresh).
+  for (SourceRange Scope : RepeatingScopes)
+    if (within(At, Scope, SM) && !within(V->getLocation(), Scope, SM))
+      return nullptr;
   return V->getInit();
 }
 
@@ -217,6 +272,12 @@ const LocalWriteFacts *localWritesOf(const VarDecl *V) {
   return &localWritesOfBody(FD);
 }
 
+const Expr *initialiserReadAt(const DeclRefExpr *Read) {
+  const auto *V = Read ? dyn_cast<VarDecl>(Read->getDecl()) : nullptr;
+  const LocalWriteFacts *Facts = localWritesOf(V);
+  return Facts ? Facts->initialiserAt(V, Read) : nullptr;
+}
+
 const Expr *singleAssignmentInit(const VarDecl *V) {
   const LocalWriteFacts *Facts = localWritesOf(V);
   return Facts ? Facts->singleDefinition(V) : nullptr;
@@ -224,13 +285,15 @@ const Expr *singleAssignmentInit(const VarDecl *V) {
 
 bool isNeverWrittenIn(const VarDecl *Var, const Stmt *Scope, const CallExpr *ReadOnlyCall) {
   bool Written = false;
-  forEachLocalWrite(Scope, ReadOnlyCall, [&](const VarDecl *V, bool) { Written |= V == Var; });
+  forEachLocalWrite(Scope, ReadOnlyCall,
+                    [&](const VarDecl *V, bool, const Expr *) { Written |= V == Var; });
   return !Written;
 }
 
 llvm::DenseSet<const VarDecl *> writtenIn(const Stmt *Scope, const CallExpr *ReadOnlyCall) {
   llvm::DenseSet<const VarDecl *> Written;
-  forEachLocalWrite(Scope, ReadOnlyCall, [&](const VarDecl *V, bool) { Written.insert(V); });
+  forEachLocalWrite(Scope, ReadOnlyCall,
+                    [&](const VarDecl *V, bool, const Expr *) { Written.insert(V); });
   return Written;
 }
 

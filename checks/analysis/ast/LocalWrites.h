@@ -19,12 +19,16 @@
 #ifndef WARP_TIDY_ANALYSIS_LOCALWRITES_H
 #define WARP_TIDY_ANALYSIS_LOCALWRITES_H
 
+#include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <vector>
 
 namespace clang {
 class CallExpr;
+class DeclRefExpr;
 class GCCAsmStmt;
 class Expr;
 class FunctionDecl;
@@ -55,12 +59,26 @@ public:
   /// static) with an initialiser and no other write; null otherwise.
   const clang::Expr *singleDefinition(const clang::VarDecl *V) const;
 
+  /// The value \p V holds where \p Read reads it, when that is its
+  /// initialiser: the single definition, or the initialiser of a local
+  /// written later when every write comes after \p Read in the body and
+  /// no loop or lambda around \p Read leaves out V's declaration (`int tid
+  /// = ...; int lane = tid & 31; ... tid = ...`). Null otherwise, and for
+  /// references and bodies with goto.
+  const clang::Expr *initialiserAt(const clang::VarDecl *V, const clang::DeclRefExpr *Read) const;
+
 private:
   struct VarWrites {
     unsigned Writes = 0;
     unsigned LaneRegisterWrites = 0;
+    /// Where each write (other than a lane register's) begins.
+    llvm::SmallVector<clang::SourceLocation, 2> Sites;
   };
   llvm::DenseMap<const clang::VarDecl *, VarWrites> ByVar;
+  /// Loops and lambdas of the body: code in them may run again after code
+  /// that follows it in the text.
+  std::vector<clang::SourceRange> RepeatingScopes;
+  bool HasJumps = false;
 };
 
 /// Calls \p OnStore(lvalue, asm, output) for every lvalue \p S may store
@@ -88,6 +106,10 @@ const LocalWriteFacts *localWritesOf(const clang::VarDecl *V);
 /// The initialiser of \p V when it is a local never written after it (see
 /// LocalWriteFacts::singleDefinition), from the cached facts.
 const clang::Expr *singleAssignmentInit(const clang::VarDecl *V);
+
+/// LocalWriteFacts::initialiserAt for the variable \p Read names, from the
+/// cached facts.
+const clang::Expr *initialiserReadAt(const clang::DeclRefExpr *Read);
 
 /// True when \p Var is never written (in the sense above) within \p Scope,
 /// a statement of its function, e.g. a loop body: one uncached scan of that

@@ -2,13 +2,16 @@
 
 #include "lanes/LaneIdentity.h"
 #include "ast/AstQueries.h"
+#include "ast/CallIndex.h"
 #include "ast/LocalWrites.h"
 #include "ast/ThreadIndex.h"
+#include "ast/UnitContext.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
@@ -208,13 +211,56 @@ struct Recogniser {
     return leaf(Call, InHelper);
   }
 
+  /// A parameter of a helper for which every call in the unit passes the
+  /// same form (`count(..., tx)` with `tx = threadIdx.x` in each kernel).
+  /// Only helpers that a unit calls only itself: inline, internal, or
+  /// template instantiations (under -rdc another unit may call an extern
+  /// one). As for launches (ReachingLaunches.h), a call through a function
+  /// pointer is not seen.
+  PositionForm fromCallers(const ParmVarDecl *Parm, unsigned Depth) {
+    const auto *FD = dyn_cast<FunctionDecl>(Parm->getDeclContext());
+    if (!FD || FD->hasAttr<CUDAGlobalAttr>() || Depth > MaxDepth)
+      return PositionForm();
+    if (!FD->isInlined() && FD->isExternallyVisible() && !FD->isTemplateInstantiation() &&
+        !FD->getDescribedFunctionTemplate())
+      return PositionForm();
+    const LocalWriteFacts *W = localWritesOf(Parm);
+    if (!W || W->isWrittenAfterInit(Parm))
+      return PositionForm();
+    // A template's pattern runs as its instantiations, which the calls name.
+    llvm::SmallVector<const FunctionDecl *, 4> Runs = {FD};
+    if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate())
+      Runs.assign(Template->specializations().begin(), Template->specializations().end());
+    ASTContext &Unit = FD->getASTContext();
+    CallIndex &Calls = UnitContext::of(Unit).get<CallIndex>();
+    unsigned Index = Parm->getFunctionScopeIndex();
+    std::optional<PositionForm> Common;
+    for (const FunctionDecl *Run : Runs)
+      for (const CallExpr *Call : Calls.callsOf(Run, Unit)) {
+        PositionForm F = form(argumentForParameter(Call, Run, Index), Depth + 1, /*InHelper=*/true);
+        F.Group = nullptr; // an object of the caller
+        if (F.Kind == PositionForm::Other || (Common && !sameForm(*Common, F)))
+          return PositionForm();
+        Common = F;
+      }
+    return Common ? *Common : PositionForm();
+  }
+
   PositionForm variable(const DeclRefExpr *Ref, unsigned Depth, bool InHelper) {
     const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
     if (!V || !V->hasLocalStorage())
       return leaf(Ref, InHelper);
+    if (const auto *Parm = dyn_cast<ParmVarDecl>(V)) {
+      PositionForm F = fromCallers(Parm, Depth);
+      if (F.Kind != PositionForm::Other)
+        return F;
+    }
     if (Env.isLaneRegister(V))
       return make(PositionForm::Lane);
-    if (const Expr *Init = Env.definition(V)) {
+    const Expr *Init = Env.definition(V);
+    if (!Init)
+      Init = initialiserReadAt(Ref);
+    if (Init) {
       PositionForm Inner = form(Init, Depth + 1, InHelper);
       if (Inner.Kind != PositionForm::Other)
         return Inner;

@@ -19,9 +19,11 @@
 //                give warp-uniform values
 //   group rank   thread_rank() of a smaller tile or a coalesced group
 //
-// each also through a local never written after its initialiser
-// (LocalWrites.h) and a parameterless helper whose every return gives the
-// same form (`__device__ unsigned laneId() { return threadIdx.x & 31; }`).
+// each also through a local never written after its initialiser or read
+// before any write of it (LocalWrites.h), a helper's parameter that every
+// call in the unit passes in the same form, and a parameterless helper whose
+// every return gives the same form
+// (`__device__ unsigned laneId() { return threadIdx.x & 31; }`).
 //
 // Two kinds of client ask: the uniformity analysis (uniformity/IndexForms.cpp),
 // which also knows which leaves its dataflow proved warp-uniform, and the

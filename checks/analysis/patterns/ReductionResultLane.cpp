@@ -3,6 +3,7 @@
 #include "patterns/ReductionResultLane.h"
 #include "ast/AstQueries.h"
 #include "ast/GuardFacts.h"
+#include "ast/LocalWrites.h"
 #include "ast/StmtReachability.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "lanes/LaneExpressions.h"
@@ -49,6 +50,14 @@ const VarDecl *accumulatorVar(const Expr *E) {
   if (const ArraySubscriptExpr *Sub = elementAccess(E))
     return referencedVar(Sub->getBase()->IgnoreParenImpCasts());
   return nullptr;
+}
+
+/// The local variable that indexes \p E when it is an element access at a
+/// variable (`c[i]`); null otherwise.
+const VarDecl *elementIndexVar(const Expr *E) {
+  const ArraySubscriptExpr *Sub = elementAccess(E);
+  const VarDecl *Index = Sub ? referencedVar(Sub->getIdx()) : nullptr;
+  return Index && Index->hasLocalStorage() ? Index : nullptr;
 }
 
 /// The element index of \p E when it is an element access with a constant
@@ -205,16 +214,56 @@ struct Event {
   const CallExpr *HelperCall = nullptr; ///< The reduction happened in this call's callee.
   /// For an array: the one element written, when its index is a constant.
   std::optional<int64_t> Element;
+  /// For an array: the local variable the written element's index is.
+  const VarDecl *IndexVar = nullptr;
 };
+
+/// The statements that change \p Index (with events \p IndexEvents) when
+/// each of them moves it the same way (`++i`, `i += 2`, all up or all down)
+/// and nothing else writes it, so that past any of them `a[i]` names
+/// another element than before; empty otherwise.
+llvm::SmallVector<const Stmt *, 2>
+monotoneSteps(const VarDecl *Index, const std::vector<Event> &IndexEvents, const ASTContext &Ctx) {
+  llvm::SmallVector<const Stmt *, 2> Steps;
+  int Direction = 0;
+  for (const Event &E : IndexEvents) {
+    if (E.At == Index->getInit())
+      continue;
+    int D = 0;
+    if (const auto *UO = dyn_cast<UnaryOperator>(E.At)) {
+      if (UO->isIncrementOp())
+        D = 1;
+      else if (UO->isDecrementOp())
+        D = -1;
+    } else if (const auto *BO = dyn_cast<CompoundAssignOperator>(E.At)) {
+      std::optional<int64_t> K = integerConstant(BO->getRHS(), Ctx);
+      if (K && *K > 0 && BO->getOpcode() == BO_AddAssign)
+        D = 1;
+      else if (K && *K > 0 && BO->getOpcode() == BO_SubAssign)
+        D = -1;
+    }
+    if (D == 0 || (Direction != 0 && D != Direction))
+      return {};
+    Direction = D;
+    Steps.push_back(E.At);
+  }
+  // A write the events do not hold (a reference argument) may step it back.
+  const LocalWriteFacts *Writes = localWritesOf(Index);
+  if (!Writes || Writes->writesAfterInit(Index) != Steps.size())
+    return {};
+  return Steps;
+}
 
 /// The event whose value \p Use reads: the last one before it in source
 /// order that reaches it on a CFG path no other event of the variable lies
 /// on (a write in an `if`'s other arm, or one that a later write in the
 /// loop replaces, is not what the use sees). \p Applies filters the events
-/// (an element the use does not read). Null when none.
-template <typename Filter>
+/// (an element the use does not read); \p MoreKills(event, kills) adds the
+/// statements past which an event no longer reaches the use. Null when none.
+template <typename Filter, typename KillsOf>
 const Event *reachingEvent(const std::vector<Event> &Events, const Stmt *Use,
-                           const SourceManager &SM, StmtReachability &Paths, Filter Applies) {
+                           const SourceManager &SM, StmtReachability &Paths, Filter Applies,
+                           KillsOf MoreKills) {
   llvm::SmallVector<const Event *, 8> Earlier;
   llvm::SmallVector<const Stmt *, 8> Writes;
   for (const Event &E : Events) {
@@ -233,6 +282,7 @@ const Event *reachingEvent(const std::vector<Event> &Events, const Stmt *Use,
     for (const Stmt *W : Writes)
       if (W != E->At)
         Others.push_back(W);
+    MoreKills(*E, Others);
     if (Paths.mayFollow(E->At, Use, Others))
       return E;
   }
@@ -322,7 +372,9 @@ const CallExpr *Analyzer::returnedLaneZeroTotal(const FunctionDecl *FD, unsigned
     if (Var) {
       auto It = Events.find(Var);
       if (It != Events.end())
-        Last = reachingEvent(It->second, Ret, SM, Paths, [](const Event &) { return true; });
+        Last = reachingEvent(
+            It->second, Ret, SM, Paths, [](const Event &) { return true; },
+            [](const Event &, llvm::SmallVectorImpl<const Stmt *> &) {});
     }
     if (!Last || !Last->Shuffle) {
       AllReturnsReduce = false;
@@ -340,13 +392,16 @@ llvm::DenseMap<const VarDecl *, std::vector<Event>> Analyzer::collectEvents(cons
                                                                             unsigned Depth) {
   llvm::DenseMap<const VarDecl *, std::vector<Event>> Events;
   auto Record = [&](const VarDecl *Var, const Stmt *At, const Expr *Value,
-                    std::optional<int64_t> Element = std::nullopt) {
+                    const Expr *Target = nullptr) {
     if (!Var || !Var->hasLocalStorage())
       return;
     Event E;
     E.At = At;
     E.End = At->getEndLoc();
-    E.Element = Element;
+    if (Target) {
+      E.Element = constantElement(Target, Ctx);
+      E.IndexVar = elementIndexVar(Target);
+    }
     if (Value)
       reductionValue(Value, Var, Depth, E.Shuffle, E.HelperCall);
     Events[Var].push_back(E);
@@ -361,13 +416,12 @@ llvm::DenseMap<const VarDecl *, std::vector<Event>> Analyzer::collectEvents(cons
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
       if (BO->isAssignmentOp())
-        Record(accumulatorVar(BO->getLHS()), BO, BO->getRHS(), constantElement(BO->getLHS(), Ctx));
+        Record(accumulatorVar(BO->getLHS()), BO, BO->getRHS(), BO->getLHS());
       return;
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(S))
       if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
-        Record(accumulatorVar(UO->getSubExpr()), UO, nullptr,
-               constantElement(UO->getSubExpr(), Ctx));
+        Record(accumulatorVar(UO->getSubExpr()), UO, nullptr, UO->getSubExpr());
   });
   for (auto &Entry : Events)
     llvm::stable_sort(Entry.second,
@@ -504,9 +558,20 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
       for (const Event &E : It->second)
         if (contains(E.At, Ref) && E.Shuffle)
           return; // a step of the reduction itself
-      const Event *Last = reachingEvent(It->second, Ref, SM, Paths, [&](const Event &E) {
-        return !(Element && E.Element && *E.Element != *Element);
-      });
+      // `c[i]` written and read at the same index variable: a path that
+      // steps i (a loop's `++i`) reaches another element.
+      const VarDecl *IndexVar = elementIndexVar(Value);
+      auto StepsOfIndex = [&](const Event &E, llvm::SmallVectorImpl<const Stmt *> &Kills) {
+        if (!IndexVar || E.IndexVar != IndexVar)
+          return;
+        auto Index = Events.find(IndexVar);
+        if (Index != Events.end())
+          llvm::append_range(Kills, monotoneSteps(IndexVar, Index->second, Ctx));
+      };
+      const Event *Last = reachingEvent(
+          It->second, Ref, SM, Paths,
+          [&](const Event &E) { return !(Element && E.Element && *E.Element != *Element); },
+          StepsOfIndex);
       if (!Last || !Last->Shuffle || Reported.count(Last->At))
         return;
       const Stmt *P = parentStmt(Value, Ctx);
@@ -538,8 +603,8 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
     if (!P || isa<DeclStmt, ReturnStmt, CompoundStmt>(P))
       return;
     if (const auto *BO = dyn_cast<BinaryOperator>(P))
-      if (BO->isAssignmentOp() && referencedVar(BO->getLHS()) &&
-          referencedVar(BO->getLHS())->hasLocalStorage())
+      if (BO->isAssignmentOp() && accumulatorVar(BO->getLHS()) &&
+          accumulatorVar(BO->getLHS())->hasLocalStorage())
         return;
     const CallExpr *Shuffle = returnedLaneZeroTotal(Callee, 0);
     if (!Shuffle || isBroadcastFromLaneZero(valueOf(Call)) || onlyLaneZero(Call))
