@@ -148,6 +148,31 @@ void launchHelperOffByOne(const int *in, int *out, int n) {
   floorHelperOffByOne<<<1, threads>>>(in, out);
 }
 
+// A dim3 set field by field, where one branch shrinks the block to 64
+// threads (2 warps): the unbounded read is reported with that launch.
+__global__ void unboundedFieldBlock(const int *in, int *out) {
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int v = warpSum(in[threadIdx.x]);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = warpSum(sums[lane]);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: per-warp partials in 'sums' are read at the lane index without a bound{{.*}}[warp-unguarded-partials-read]
+    // CHECK-MESSAGES: :[[@LINE-5]]:18: note: the partials are written at the warp index here
+    // CHECK-MESSAGES: :[[@LINE+10]]:3: note: this launch can use a block of 64 threads: 2 warps write partials, lanes 2 to 31 read slots no warp wrote
+    if (lane == 0) out[blockIdx.x] = v;
+  }
+}
+void launchFieldBlock(const int *in, int *out, int n, bool small) {
+  dim3 block, grid;
+  block.x = 1024;
+  if (small)
+    block.x = 64;
+  grid.x = n;
+  unboundedFieldBlock<<<grid, block>>>(in, out);
+}
+
 // --------------------------------------------------------- must stay silent
 
 // Run-time blocks that are whole warps by construction: a multiple of 128
@@ -231,4 +256,25 @@ __global__ void unboundedFullBlock(const int *in, int *out) {
 }
 void launchFullBlock(const int *in, int *out, int n) {
   unboundedFullBlock<<<n / 1024, 1024>>>(in, out);
+}
+
+// A dim3 set field by field to 32 warps (exllamav2's layer norms): every
+// slot is written.
+__global__ void unboundedFieldFull(const int *in, int *out) {
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int v = warpSum(in[threadIdx.x]);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = warpSum(sums[lane]);
+    if (lane == 0) out[blockIdx.x] = v;
+  }
+}
+void launchFieldFull(const int *in, int *out, int n) {
+  dim3 block, grid;
+  block.x = 1024;
+  block.y = 1;
+  grid.x = n;
+  unboundedFieldFull<<<grid, block>>>(in, out);
 }

@@ -232,9 +232,135 @@ const Expr *blockBuilder(const Expr *E, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// Every shape the extents \p Dims combine into that a block can have.
+llvm::SmallVector<BlockShape, 8> combineExtents(const Values (&Dims)[3]) {
+  llvm::SmallVector<BlockShape, 8> Out;
+  for (int64_t X : Dims[0])
+    for (int64_t Y : Dims[1])
+      for (int64_t Z : Dims[2]) {
+        if (X < 1 || Y < 1 || Z < 1 || X * Y * Z > MaxBlockThreads)
+          continue;
+        BlockShape S{static_cast<unsigned>(X), static_cast<unsigned>(Y), static_cast<unsigned>(Z),
+                     nullptr};
+        if (llvm::find(Out, S) == Out.end())
+          Out.push_back(S);
+      }
+  return Out;
+}
+
+/// The local `dim3` a block argument names (through copies), or null.
+const DeclRefExpr *namedDim3(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth <= 4; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+             Construct && Construct->getNumArgs() == 1 &&
+             Construct->getArg(0)->getType()->isRecordType())
+      E = Construct->getArg(0);
+    else
+      break;
+  }
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      Var->getType()->isReferenceType() || !Var->getType()->isRecordType())
+    return nullptr;
+  return Ref;
+}
+
+/// The field of a `dim3` a member names: 0 for x, 1 for y, 2 for z.
+std::optional<unsigned> dim3Field(const MemberExpr *M) {
+  const auto *Field = dyn_cast<FieldDecl>(M->getMemberDecl());
+  if (!Field || !Field->getIdentifier() || M->isArrow())
+    return std::nullopt;
+  llvm::StringRef Name = Field->getName();
+  if (Name.size() != 1 || Name[0] < 'x' || Name[0] > 'z')
+    return std::nullopt;
+  return Name[0] - 'x';
+}
+
+/// True when \p S runs whenever its function gets past it: every statement
+/// around it up to the body is a block (no branch, loop or case).
+bool runsUnconditionally(const Stmt *S, const Stmt *Body, ASTContext &Ctx) {
+  for (const Stmt *P = parentStmt(S, Ctx); P; P = parentStmt(P, Ctx)) {
+    if (P == Body)
+      return true;
+    if (!isa<CompoundStmt, ExprWithCleanups>(P))
+      return false;
+  }
+  return false;
+}
+
+/// A local `dim3` set field by field before \p Launch (`dim3 block;
+/// block.x = 256; block.y = 1;`): its constructor's extents, then each
+/// field write in source order. A write that runs whenever the function
+/// gets past it replaces the field's values; one under a branch may or may
+/// not run and adds its values. nullopt when the local has any other write
+/// or a write in a loop.
+std::optional<llvm::SmallVector<BlockShape, 8>>
+fieldWrittenDim3(const Expr *Arg, HostValues &Host, const Stmt *Launch, ASTContext &Ctx) {
+  const DeclRefExpr *Named = namedDim3(Arg);
+  const auto *Var = Named ? cast<VarDecl>(Named->getDecl()) : nullptr;
+  const auto *Init = Var ? dyn_cast_or_null<CXXConstructExpr>(Var->getInit()) : nullptr;
+  const FunctionDecl *Fn = Named ? enclosingFunction(Named, Ctx) : nullptr;
+  if (!Init || Init->getNumArgs() > 3 || !Fn || !Fn->getBody())
+    return std::nullopt;
+  Values Dims[3] = {{1}, {1}, {1}};
+  for (unsigned I = 0; I < Init->getNumArgs(); ++I) {
+    if (!Init->getArg(I)->getType()->isIntegerType())
+      return std::nullopt;
+    std::optional<Values> V = Host.of(Init->getArg(I));
+    if (!V)
+      return std::nullopt;
+    Dims[I] = std::move(*V);
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool Unreadable = false, AnyFieldWrite = false;
+  llvm::SmallVector<std::pair<const BinaryOperator *, unsigned>, 4> Writes;
+  forEachStmt(Fn->getBody(), [&](const Stmt *S) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(S);
+    if (Unreadable || !Ref || Ref->getDecl() != Var || Ref == Named)
+      return;
+    const auto *M = dyn_cast_or_null<MemberExpr>(parentStmt(Ref, Ctx));
+    std::optional<unsigned> Field = M ? dim3Field(M) : std::nullopt;
+    const Stmt *Use = M ? parentStmt(M, Ctx) : nullptr;
+    if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Use);
+        Field && Cast && Cast->getCastKind() == CK_LValueToRValue)
+      return; // a field read
+    const auto *Assign = dyn_cast_or_null<BinaryOperator>(Use);
+    if (!Field || !Assign || Assign->getOpcode() != BO_Assign || Assign->getLHS() != M) {
+      Unreadable = true;
+      return;
+    }
+    for (const Stmt *A = parentStmt(Assign, Ctx); A; A = parentStmt(A, Ctx))
+      if (isLoopStmt(A))
+        Unreadable = true;
+    AnyFieldWrite = true;
+    if (SM.isBeforeInTranslationUnit(Assign->getBeginLoc(), Launch->getBeginLoc()))
+      Writes.push_back({Assign, *Field});
+  });
+  if (Unreadable || !AnyFieldWrite)
+    return std::nullopt;
+  for (const auto &[Assign, Field] : Writes) {
+    std::optional<Values> V = Host.of(Assign->getRHS());
+    if (!V)
+      return std::nullopt;
+    if (runsUnconditionally(Assign, Fn->getBody(), Ctx))
+      Dims[Field] = std::move(*V);
+    else
+      for (int64_t X : *V)
+        addValue(Dims[Field], X);
+  }
+  return combineExtents(Dims);
+}
+
 /// Shapes of a `dim3` (or integer) block argument.
 std::optional<llvm::SmallVector<BlockShape, 8>> shapesOf(const Expr *E, HostValues &Host,
-                                                         ASTContext &Ctx) {
+                                                         const Stmt *Launch, ASTContext &Ctx) {
+  if (std::optional<llvm::SmallVector<BlockShape, 8>> Fields =
+          fieldWrittenDim3(E, Host, Launch, Ctx))
+    return Fields;
   const Expr *Builder = blockBuilder(E, Ctx);
   if (!Builder)
     return std::nullopt;
@@ -256,18 +382,7 @@ std::optional<llvm::SmallVector<BlockShape, 8>> shapesOf(const Expr *E, HostValu
       return std::nullopt;
     Dims[I] = std::move(*V);
   }
-  llvm::SmallVector<BlockShape, 8> Out;
-  for (int64_t X : Dims[0])
-    for (int64_t Y : Dims[1])
-      for (int64_t Z : Dims[2]) {
-        if (X < 1 || Y < 1 || Z < 1 || X * Y * Z > MaxBlockThreads)
-          continue;
-        BlockShape S{static_cast<unsigned>(X), static_cast<unsigned>(Y), static_cast<unsigned>(Z),
-                     nullptr};
-        if (llvm::find(Out, S) == Out.end())
-          Out.push_back(S);
-      }
-  return Out;
+  return combineExtents(Dims);
 }
 
 } // namespace
@@ -288,7 +403,8 @@ blockShapesOfLaunch(const CUDAKernelCallExpr *Launch, const FunctionDecl *Caller
   if (!Config || Config->getNumArgs() < 2 || !Caller)
     return std::nullopt;
   HostValues Host(Ctx, Caller, Launch);
-  std::optional<llvm::SmallVector<BlockShape, 8>> Shapes = shapesOf(Config->getArg(1), Host, Ctx);
+  std::optional<llvm::SmallVector<BlockShape, 8>> Shapes =
+      shapesOf(Config->getArg(1), Host, Launch, Ctx);
   if (Shapes)
     for (BlockShape &S : *Shapes)
       S.Launch = Launch;

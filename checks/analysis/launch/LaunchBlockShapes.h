@@ -13,9 +13,12 @@
 // integer constants, locals whose writes (outside loops) are each applied or
 // not, in source order, arithmetic and `?:` over those, and `dim3` built from
 // them. The set may hold shapes no execution reaches (each write is taken as
-// optional), never miss one. A shape with more than 1024 threads cannot be
-// launched and is dropped. Anything else (a parameter, a call, a loop) makes
-// the launch's shapes unknown.
+// optional), never miss one. A `dim3` local set field by field before the
+// launch (`dim3 block; block.x = 256;`) is read the same way, except that a
+// field write outside any branch replaces the field's earlier values. A
+// shape with more than 1024 threads cannot be launched and is dropped.
+// Anything else (a parameter, a call, a loop) makes the launch's shapes
+// unknown.
 //
 //===----------------------------------------------------------------------===//
 

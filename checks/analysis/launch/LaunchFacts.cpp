@@ -444,8 +444,10 @@ private:
 namespace {
 
 /// How a reference to a kernel (or to a launcher's kernel parameter) is used.
+/// Stored: its address kept as a function pointer (returned, an
+/// initialiser, an element of a table, assigned), to be launched through one.
 struct KernelUse {
-  enum KindT { Launched, PassedToCall, Escapes } Kind = Escapes;
+  enum KindT { Launched, PassedToCall, Stored, Escapes } Kind = Escapes;
   const CallExpr *Call = nullptr; ///< PassedToCall: the call and the argument
   unsigned Arg = 0;
   bool AsData = false; ///< converted to a data pointer (`(const void *)k`) on the way
@@ -460,9 +462,24 @@ KernelUse useOf(const DeclRefExpr *Ref, ASTContext &Ctx,
       U.Kind = KernelUse::Launched;
       return U;
     }
-    const auto *Parent = firstParent(*E, Ctx).get<Expr>();
+    DynTypedNode Node = firstParent(*E, Ctx);
+    bool AsPointer = E->getType()->isFunctionPointerType();
+    if (AsPointer && (Node.get<ReturnStmt>() || Node.get<VarDecl>() || Node.get<InitListExpr>())) {
+      U.Kind = KernelUse::Stored;
+      return U;
+    }
+    const auto *Parent = Node.get<Expr>();
     if (!Parent)
       return U;
+    if (const auto *Assign = dyn_cast<BinaryOperator>(Parent);
+        AsPointer && Assign && Assign->getOpcode() == BO_Assign && Assign->getRHS() == E) {
+      U.Kind = KernelUse::Stored;
+      return U;
+    }
+    if (const auto *Pick = dyn_cast<ConditionalOperator>(Parent); Pick && Pick->getCond() != E) {
+      E = Parent; // `big ? kernel<256> : kernel<128>`
+      continue;
+    }
     if (const auto *Cast = dyn_cast<CastExpr>(Parent)) {
       if (Cast->getType()->isPointerType() && !Cast->getType()->isFunctionPointerType())
         U.AsData = true;
@@ -498,6 +515,36 @@ struct Launcher {
   bool Escapes = false;
 };
 
+/// The expression each launch names its kernel with (`k`, `&k`, a pointer
+/// variable), and the launch.
+llvm::DenseMap<const Expr *, const LaunchSite *>
+launchedExprs(const std::vector<LaunchSite> &Launches) {
+  llvm::DenseMap<const Expr *, const LaunchSite *> SiteOf;
+  for (const LaunchSite &L : Launches) {
+    const Expr *K = L.Kernel->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(K); U && U->getOpcode() == UO_AddrOf)
+      K = U->getSubExpr()->IgnoreParenImpCasts();
+    SiteOf[K] = &L;
+  }
+  return SiteOf;
+}
+
+/// Launches through a function pointer held in a variable (`fp k = pick(n);
+/// k<<<g, b>>>(...)`), by the function type they launch.
+using PointerLaunchMap = llvm::DenseMap<const Type *, llvm::SmallVector<const LaunchSite *, 2>>;
+PointerLaunchMap pointerLaunches(const std::vector<LaunchSite> &Launches) {
+  PointerLaunchMap ByType;
+  for (const LaunchSite &L : Launches) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(L.Kernel->IgnoreParenImpCasts());
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || isa<ParmVarDecl>(Var) || !isa<CUDAKernelCallExpr>(L.At))
+      continue;
+    if (const auto *Pointer = Var->getType()->getAs<PointerType>())
+      ByType[Pointer->getPointeeType().getCanonicalType().getTypePtr()].push_back(&L);
+  }
+  return ByType;
+}
+
 } // namespace
 
 void LaunchFacts::collect() {
@@ -505,15 +552,10 @@ void LaunchFacts::collect() {
   LaunchCollector Collector(Ctx);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
 
+  llvm::DenseMap<const Expr *, const LaunchSite *> SiteOf = launchedExprs(Collector.Launches);
   llvm::DenseSet<const Expr *> LaunchedExprs;
-  llvm::DenseMap<const Expr *, const LaunchSite *> SiteOf;
-  for (const LaunchSite &L : Collector.Launches) {
-    const Expr *K = L.Kernel->IgnoreParenImpCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(K); U && U->getOpcode() == UO_AddrOf)
-      K = U->getSubExpr()->IgnoreParenImpCasts();
-    LaunchedExprs.insert(K);
-    SiteOf[K] = &L;
-  }
+  for (const auto &Entry : SiteOf)
+    LaunchedExprs.insert(Entry.first);
 
   // A use that cannot launch: the address passed, as data, to the
   // toolchain's attribute queries (cudaFuncGetAttributes) or to a function
@@ -529,8 +571,14 @@ void LaunchFacts::collect() {
     return U.AsData && Callee->isDefined() && !Callee->isExternallyVisible();
   };
 
+  // What a kernel whose address is stored as a pointer runs with, when the
+  // unit has no launch from an address.
+  PointerLaunchMap PointerLaunches =
+      Collector.GenericLaunch ? PointerLaunchMap() : pointerLaunches(Collector.Launches);
+
   // Block shapes, per source function: every reference must be a launch
-  // whose block argument can be read, or a use that cannot launch.
+  // whose block argument can be read, a store of its address launched only
+  // through pointers of its type, or a use that cannot launch.
   // A launch whose shapes are run-time values is kept for the low bits of
   // its blockDim.x (launchBlockXZeroBits); any other use makes both unknown.
   auto recordShapes = [&](const FunctionDecl *Kernel, const LaunchSite *L, bool CannotLaunch) {
@@ -591,8 +639,15 @@ void LaunchFacts::collect() {
   for (const auto &[Ref, Kernel] : Collector.KernelRefs) {
     const FunctionDecl *Key = Kernel->getCanonicalDecl();
     KernelUse U = useOf(Ref, Ctx, LaunchedExprs);
-    recordShapes(Kernel, U.Kind == KernelUse::Launched ? SiteOf.lookup(Ref) : nullptr,
-                 U.Kind != KernelUse::Launched && Harmless(U));
+    auto Stored = U.Kind == KernelUse::Stored
+                      ? PointerLaunches.find(Kernel->getType().getCanonicalType().getTypePtr())
+                      : PointerLaunches.end();
+    if (Stored != PointerLaunches.end())
+      for (const LaunchSite *L : Stored->second)
+        recordShapes(Kernel, L, false);
+    else
+      recordShapes(Kernel, U.Kind == KernelUse::Launched ? SiteOf.lookup(Ref) : nullptr,
+                   U.Kind != KernelUse::Launched && Harmless(U));
     if (U.Kind == KernelUse::Launched) {
       const LaunchSite *L = SiteOf.lookup(Ref);
       if (!L) {

@@ -65,9 +65,13 @@ public:
   /// (LaunchBlockShapes.h), for the kernel's source function (a template's
   /// instantiations share their pattern's). Unlike knownZeroBits this also
   /// answers for kernels with external linkage, from the launches this unit
-  /// shows: a caller that relies on the answer must say so. nullopt when
-  /// the kernel has no launch here, when one of them (or a use that may
-  /// launch it, such as its address passed on) cannot be read.
+  /// shows: a caller that relies on the answer must say so. A kernel whose
+  /// address is stored as a function pointer (returned, an initialiser, a
+  /// table) is launched by every launch through a variable of that pointer
+  /// type, unless the unit also launches from an address
+  /// (cudaLaunchKernel). nullopt when the kernel has no launch here, when
+  /// one of them (or a use that may launch it, such as its address passed
+  /// on) cannot be read.
   std::optional<llvm::SmallVector<BlockShape, 8>>
   launchBlockShapes(const clang::FunctionDecl *Kernel);
 
