@@ -36,3 +36,35 @@ __global__ void mustStaySilent(const unsigned *in, unsigned *out, unsigned mask)
   if (v > 100)
     asm volatile("bar.warp.sync 0x0000ffff;");
 }
+
+// Masks read from PTX's lane mask registers (issue 39 item 3): the value
+// each lane gets is the register's, so %lanemask_lt (the lanes below, never
+// the lane itself) leaves every caller out, and %lanemask_le does not.
+__device__ unsigned lanemaskLtReg() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+__device__ unsigned lanemaskLeReg() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_le;" : "=r"(m));
+  return m;
+}
+
+__global__ void laneMaskRegistersMustFlag(const int *in, unsigned *out) {
+  int v = in[threadIdx.x];
+  out[0] = __ballot_sync(lanemaskLtReg(), v > 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: mask of __ballot_sync is computed from the lane and leaves the calling lane out: lane {{[0-9]+}} executes the call and passes 0x{{[0-9a-f]+}}, without its own bit{{.*}}[warp-mask-excludes-caller]
+  unsigned above;
+  asm("mov.u32 %0, %%lanemask_gt;" : "=r"(above));
+  out[1] = __ballot_sync(above, v > 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: mask of __ballot_sync is computed from the lane and leaves the calling lane out: lane {{[0-9]+}} executes the call and passes 0x{{[0-9a-f]+}}, without its own bit{{.*}}[warp-mask-excludes-caller]
+}
+
+__global__ void laneMaskRegistersMustStaySilent(const int *in, unsigned *out) {
+  int v = in[threadIdx.x];
+  out[0] = __ballot_sync(lanemaskLeReg(), v > 0);
+  unsigned atOrAbove;
+  asm("mov.u32 %0, %%lanemask_ge;" : "=r"(atOrAbove));
+  out[1] = __ballot_sync(atOrAbove, v > 1);
+}

@@ -319,6 +319,38 @@ TEST(LaneIdentity, ParameterFromCallers) {
   EXPECT_EQ(Rewritten->form(0).Kind, K::Other);
 }
 
+// LocalWrites: which lane special register an asm output copies.
+TEST(LocalWrites, LaneRegisters) {
+  auto P = parse(R"cuda(
+    __global__ void k() {
+      unsigned lt, ge, eq, id, two, both, le;
+      asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
+      asm("mov.u32 %0, %%lanemask_ge;" : "=r"(ge));
+      asm("mov.u32 %0, %%lanemask_eq;" : "=r"(eq));
+      asm("mov.u32 %0, %%laneid;" : "=r"(id));
+      asm("mov.u32 %0, %%lanemask_gt; mov.u32 %1, %%lanemask_le;" : "=r"(two), "=r"(le));
+      asm("mov.u32 %0, %%lanemask_lt;" : "=r"(both));
+      asm("mov.u32 %0, %%lanemask_gt;" : "=r"(both));
+      use(lt + ge + eq + id + two + both + le);
+    })cuda",
+                 "k");
+  ASSERT_TRUE(P);
+  auto V = [&](const char *Name) { return P->C.Vars.at(Name); };
+  const LocalWriteFacts &W = localWritesOfBody(P->FD);
+  EXPECT_EQ(W.laneRegisterOutput(V("lt")), LaneRegister::MaskLt);
+  EXPECT_EQ(W.laneRegisterOutput(V("ge")), LaneRegister::MaskGe);
+  EXPECT_EQ(W.laneRegisterOutput(V("eq")), LaneRegister::MaskEq);
+  EXPECT_EQ(W.laneRegisterOutput(V("id")), LaneRegister::LaneId);
+  EXPECT_TRUE(W.isLaneRegisterOutput(V("id")));
+  EXPECT_FALSE(W.isLaneRegisterOutput(V("lt"))); // a mask is not the lane id
+  // Two registers in one statement: each output gets the one moved into it.
+  EXPECT_EQ(W.laneRegisterOutput(V("two")), LaneRegister::MaskGt);
+  EXPECT_EQ(W.laneRegisterOutput(V("le")), LaneRegister::MaskLe);
+  // Two different registers into one local: it holds neither everywhere.
+  EXPECT_EQ(W.laneRegisterOutput(V("both")), LaneRegister::MaskLt);
+  EXPECT_TRUE(W.isWrittenAfterInit(V("both")));
+}
+
 // LocalWrites: what counts as a write, the lane register, scoped queries,
 // and one scan per body per translation unit.
 TEST(LocalWrites, Facts) {

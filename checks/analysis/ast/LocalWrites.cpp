@@ -11,6 +11,9 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include <cctype>
+#include <cstring>
+#include <optional>
 #include <string>
 
 using namespace clang;
@@ -87,35 +90,53 @@ const VarDecl *storedLocal(const Expr *E) {
 
 namespace {
 
-/// Output \p I of \p Asm is a copy of the %laneid special register: the
-/// instruction text reads %laneid and the output is the only one, or the
-/// text moves %laneid into exactly that operand.
-bool outputReadsLaneRegister(const GCCAsmStmt *Asm, unsigned I) {
+/// The special registers of the lane's position, as PTX names them.
+constexpr std::pair<const char *, LaneRegister> LaneRegisterNames[] = {
+    {"%laneid", LaneRegister::LaneId},      {"%lanemask_lt", LaneRegister::MaskLt},
+    {"%lanemask_le", LaneRegister::MaskLe}, {"%lanemask_gt", LaneRegister::MaskGt},
+    {"%lanemask_ge", LaneRegister::MaskGe}, {"%lanemask_eq", LaneRegister::MaskEq}};
+
+/// The register output \p I of \p Asm copies: the instruction text reads
+/// exactly one of them and the output is the only one, or the text moves
+/// it into exactly that operand.
+std::optional<LaneRegister> outputLaneRegister(const GCCAsmStmt *Asm, unsigned I) {
   std::string Text = Asm->getAsmString();
   llvm::StringRef T(Text);
-  if (!T.contains("%laneid"))
-    return false;
-  if (Asm->getNumOutputs() == 1)
-    return true;
-  std::string Operand = "%" + std::to_string(I) + ", %%laneid";
-  return T.contains(Operand);
+  std::optional<LaneRegister> Read;
+  for (const auto &[Name, Register] : LaneRegisterNames) {
+    // A name followed by a letter or digit is another register's prefix.
+    size_t At = T.find(Name);
+    if (At == llvm::StringRef::npos)
+      continue;
+    char After = At + strlen(Name) < T.size() ? T[At + strlen(Name)] : ';';
+    if (isalnum(static_cast<unsigned char>(After)) || After == '_')
+      continue;
+    if (Asm->getNumOutputs() != 1 &&
+        !T.contains("%" + std::to_string(I) + ", %" + std::string(Name)))
+      continue; // moved into another output
+    if (Read)
+      return std::nullopt; // two registers for one output: which one lands is not read
+    Read = Register;
+  }
+  return Read;
 }
 
-/// Calls \p OnWrite(var, is-lane-register-write, lvalue) for every write of
+/// Calls \p OnWrite(var, lane register or none, lvalue) for every write of
 /// a local in \p S (see the file comment of LocalWrites.h for what counts).
-void forEachLocalWrite(const Stmt *S, const CallExpr *ReadOnlyCall,
-                       llvm::function_ref<void(const VarDecl *, bool, const Expr *)> OnWrite) {
+void forEachLocalWrite(
+    const Stmt *S, const CallExpr *ReadOnlyCall,
+    llvm::function_ref<void(const VarDecl *, std::optional<LaneRegister>, const Expr *)> OnWrite) {
   forEachStore(S, ReadOnlyCall, [&](const Expr *Target, const GCCAsmStmt *Asm, unsigned Output) {
     const VarDecl *V = storedLocal(Target);
     if (!V)
       return;
-    bool LaneRegister = false;
+    std::optional<LaneRegister> Register;
     if (Asm) {
       const Expr *Init = V->getInit();
-      bool NoInit = !Init || isa<ImplicitValueInitExpr>(Init);
-      LaneRegister = NoInit && outputReadsLaneRegister(Asm, Output);
+      if (!Init || isa<ImplicitValueInitExpr>(Init))
+        Register = outputLaneRegister(Asm, Output);
     }
-    OnWrite(V, LaneRegister, Target);
+    OnWrite(V, Register, Target);
   });
 }
 
@@ -168,12 +189,20 @@ void forEachStore(const Stmt *S, const CallExpr *ReadOnlyCall,
 }
 
 LocalWriteFacts::LocalWriteFacts(const Stmt *Body) {
-  forEachLocalWrite(Body, nullptr, [&](const VarDecl *V, bool LaneRegister, const Expr *Target) {
-    VarWrites &W = ByVar[V];
-    ++(LaneRegister ? W.LaneRegisterWrites : W.Writes);
-    if (!LaneRegister)
-      W.Sites.push_back(Target->getBeginLoc());
-  });
+  forEachLocalWrite(Body, nullptr,
+                    [&](const VarDecl *V, std::optional<LaneRegister> R, const Expr *Target) {
+                      VarWrites &W = ByVar[V];
+                      // Two different registers into one local: neither is its value.
+                      if (R && W.LaneRegisterWrites && W.Register != *R)
+                        R.reset();
+                      if (!R) {
+                        ++W.Writes;
+                        W.Sites.push_back(Target->getBeginLoc());
+                        return;
+                      }
+                      ++W.LaneRegisterWrites;
+                      W.Register = *R;
+                    });
   forEachStmt(Body, [&](const Stmt *S) {
     if (isLoopStmt(S) || isa<LambdaExpr>(S))
       RepeatingScopes.push_back(S->getSourceRange());
@@ -187,8 +216,14 @@ unsigned LocalWriteFacts::writesAfterInit(const VarDecl *V) const {
 }
 
 bool LocalWriteFacts::isLaneRegisterOutput(const VarDecl *V) const {
+  return laneRegisterOutput(V) == LaneRegister::LaneId;
+}
+
+std::optional<LaneRegister> LocalWriteFacts::laneRegisterOutput(const VarDecl *V) const {
   auto It = ByVar.find(V);
-  return It != ByVar.end() && It->second.LaneRegisterWrites != 0;
+  if (It == ByVar.end() || It->second.LaneRegisterWrites == 0)
+    return std::nullopt;
+  return It->second.Register;
 }
 
 const Expr *LocalWriteFacts::singleDefinition(const VarDecl *V) const {
@@ -285,15 +320,17 @@ const Expr *singleAssignmentInit(const VarDecl *V) {
 
 bool isNeverWrittenIn(const VarDecl *Var, const Stmt *Scope, const CallExpr *ReadOnlyCall) {
   bool Written = false;
-  forEachLocalWrite(Scope, ReadOnlyCall,
-                    [&](const VarDecl *V, bool, const Expr *) { Written |= V == Var; });
+  forEachLocalWrite(
+      Scope, ReadOnlyCall,
+      [&](const VarDecl *V, std::optional<LaneRegister>, const Expr *) { Written |= V == Var; });
   return !Written;
 }
 
 llvm::DenseSet<const VarDecl *> writtenIn(const Stmt *Scope, const CallExpr *ReadOnlyCall) {
   llvm::DenseSet<const VarDecl *> Written;
-  forEachLocalWrite(Scope, ReadOnlyCall,
-                    [&](const VarDecl *V, bool, const Expr *) { Written.insert(V); });
+  forEachLocalWrite(
+      Scope, ReadOnlyCall,
+      [&](const VarDecl *V, std::optional<LaneRegister>, const Expr *) { Written.insert(V); });
   return Written;
 }
 

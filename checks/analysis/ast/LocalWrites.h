@@ -24,6 +24,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -37,6 +38,11 @@ class VarDecl;
 } // namespace clang
 
 namespace warp_tidy {
+
+/// A PTX special register of the lane's position that inline asm can copy
+/// into a local: %laneid, and the masks of the lanes below, at or below,
+/// above, at or above, and at the lane (%lanemask_lt ... %lanemask_eq).
+enum class LaneRegister { LaneId, MaskLt, MaskLe, MaskGt, MaskGe, MaskEq };
 
 /// The writes of the local variables and parameters of one function body.
 class LocalWriteFacts {
@@ -54,6 +60,10 @@ public:
   /// It holds the hardware lane id wherever it is read only when it has no
   /// other write too (!isWrittenAfterInit).
   bool isLaneRegisterOutput(const clang::VarDecl *V) const;
+  /// The special register inline asm fills \p V with, as for
+  /// isLaneRegisterOutput (`%%lanemask_lt` too); none when V is no such
+  /// output or two registers are written to it.
+  std::optional<LaneRegister> laneRegisterOutput(const clang::VarDecl *V) const;
 
   /// The initialiser of \p V when it is a local (not a parameter, not
   /// static) with an initialiser and no other write; null otherwise.
@@ -71,6 +81,7 @@ private:
   struct VarWrites {
     unsigned Writes = 0;
     unsigned LaneRegisterWrites = 0;
+    LaneRegister Register = LaneRegister::LaneId; ///< of the LaneRegisterWrites
     /// Where each write (other than a lane register's) begins.
     llvm::SmallVector<clang::SourceLocation, 2> Sites;
   };

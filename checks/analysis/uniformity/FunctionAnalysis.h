@@ -142,6 +142,8 @@ struct FunctionUniformity::Impl {
   /// Filled by `mov %laneid` inline assembly (and not otherwise written,
   /// when !isMutated).
   bool isAsmLaneVar(const clang::VarDecl *V) const;
+  /// The lane special register inline asm fills \p V with (LocalWrites.h).
+  std::optional<LaneRegister> asmLaneRegister(const clang::VarDecl *V) const;
 
   /// The initialiser of a local never written after it; null otherwise.
   const clang::Expr *singleDefinition(const clang::VarDecl *V) const;

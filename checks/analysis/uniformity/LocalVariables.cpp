@@ -88,6 +88,10 @@ bool FunctionUniformity::Impl::isAsmLaneVar(const VarDecl *V) const {
   return Writes && Writes->isLaneRegisterOutput(V);
 }
 
+std::optional<LaneRegister> FunctionUniformity::Impl::asmLaneRegister(const VarDecl *V) const {
+  return Writes ? Writes->laneRegisterOutput(V) : std::nullopt;
+}
+
 const Expr *FunctionUniformity::Impl::singleDefinition(const VarDecl *V) const {
   return Writes ? Writes->singleDefinition(V) : nullptr;
 }

@@ -31,6 +31,54 @@
 using namespace clang;
 
 namespace warp_tidy {
+
+namespace {
+
+/// The value of special register \p R in the calling lane, 32 bits.
+TermRef laneRegisterTerm(LaneRegister R, TermBuilder &Terms) {
+  TermRef Lane = Terms.threadIndex(TermOp::HardwareLane);
+  // Lanes below (lt) and at or below (le) the calling lane; `2 << 31` is 0
+  // in 32 bits, so le of lane 31 is every lane.
+  auto Below = [&](uint64_t Step) {
+    return Terms.binary(TermOp::Sub, Terms.binary(TermOp::Shl, Terms.constant(Step, 32), Lane),
+                        Terms.constant(1, 32));
+  };
+  switch (R) {
+  case LaneRegister::LaneId:
+    return Lane;
+  case LaneRegister::MaskLt:
+    return Below(1);
+  case LaneRegister::MaskLe:
+    return Below(2);
+  case LaneRegister::MaskGt:
+    return Terms.unary(TermOp::Not, Below(2));
+  case LaneRegister::MaskGe:
+    return Terms.unary(TermOp::Not, Below(1));
+  case LaneRegister::MaskEq:
+    return Terms.binary(TermOp::Shl, Terms.constant(1, 32), Lane);
+  }
+  return Lane;
+}
+
+/// The special register a parameterless helper returns: its body declares
+/// a local, fills it by inline asm from the register and returns it
+/// (`unsigned r; asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r)); return r;`).
+std::optional<LaneRegister> returnedLaneRegister(const FunctionDecl *Def) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *Ret = Body && !Body->body_empty() ? dyn_cast<ReturnStmt>(Body->body_back()) : nullptr;
+  const auto *Ref = Ret && Ret->getRetValue()
+                        ? dyn_cast<DeclRefExpr>(Ret->getRetValue()->IgnoreParenImpCasts())
+                        : nullptr;
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage())
+    return std::nullopt;
+  const LocalWriteFacts &Writes = localWritesOfBody(Def);
+  if (Writes.isWrittenAfterInit(V))
+    return std::nullopt;
+  return Writes.laneRegisterOutput(V);
+}
+
+} // namespace
 using namespace uniformity_detail;
 
 namespace {
@@ -235,8 +283,8 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
   V = P.resolve(V);
   TermBuilder &Terms = T.terms();
   unsigned W = T.widthOf(V->getType());
-  if (P.isAsmLaneVar(V) && !P.isMutated(V))
-    return Terms.threadIndex(TermOp::HardwareLane);
+  if (std::optional<LaneRegister> R = P.asmLaneRegister(V); R && !P.isMutated(V))
+    return Terms.cast(laneRegisterTerm(*R, Terms), W, false);
   if (const Expr *Init = P.singleDefinition(V))
     if (const Stmt *At = P.DeclPoint.lookup(V))
       if (TermRef R = translateAt(Init, At, T))
@@ -325,13 +373,17 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
   if (TermRef R = inlineHelper(Call, nullptr, T))
     return R;
   // A parameterless helper the lane recogniser reads as the lane (CUB's
-  // LaneId(): `%laneid` moved into a local by asm, then returned).
+  // LaneId(): `%laneid` moved into a local by asm, then returned), or that
+  // returns a lane mask register the same way (`%lanemask_lt`).
   const FunctionDecl *Def = definitionOf(Callee);
   if (Def && Def->getNumParams() == 0 && !isa<CXXMethodDecl>(Def) &&
       !isInSystemHeader(Def, P.Ctx)) {
+    unsigned W = T.widthOf(Call->getType());
     PositionForm F = positionForm(Call, P.Ctx);
     if (F.Kind == PositionForm::Lane && !F.Group)
-      return Terms.cast(Terms.threadIndex(TermOp::HardwareLane), T.widthOf(Call->getType()), false);
+      return Terms.cast(Terms.threadIndex(TermOp::HardwareLane), W, false);
+    if (std::optional<LaneRegister> R = returnedLaneRegister(Def))
+      return Terms.cast(laneRegisterTerm(*R, Terms), W, false);
   }
   return nullptr;
 }
