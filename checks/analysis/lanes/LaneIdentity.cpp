@@ -104,6 +104,11 @@ bool sameForm(const PositionForm &A, const PositionForm &B) {
   return A.Kind == B.Kind && A.Value == B.Value && A.Exact == B.Exact && A.GroupSize == B.GroupSize;
 }
 
+/// fromCallers' answers for the unit, per parameter and block assumption.
+struct CallerForms {
+  llvm::DenseMap<std::pair<const ParmVarDecl *, unsigned>, PositionForm> Known;
+};
+
 struct Recogniser {
   const ASTContext &Ctx;
   PositionEnvironment &Env;
@@ -221,6 +226,23 @@ struct Recogniser {
     const auto *FD = dyn_cast<FunctionDecl>(Parm->getDeclContext());
     if (!FD || FD->hasAttr<CUDAGlobalAttr>() || Depth > MaxDepth)
       return PositionForm();
+    // The callers' arguments are read as in a helper (nothing of the asking
+    // function's environment but the block assumption), from a depth of
+    // their own, so one answer per parameter serves the whole unit, whatever
+    // asked first: without it, chains of helpers with many calls each would
+    // be walked again at every read. A parameter being answered (a cycle of
+    // calls) is no form.
+    auto &Known = UnitContext::of(FD->getASTContext()).get<CallerForms>().Known;
+    auto Key = std::make_pair(Parm, unsigned(Env.AssumeWarpAlignedBlocks));
+    if (auto It = Known.find(Key); It != Known.end())
+      return It->second;
+    Known[Key] = PositionForm();
+    PositionForm F = commonCallerForm(FD, Parm);
+    Known[Key] = F;
+    return F;
+  }
+
+  PositionForm commonCallerForm(const FunctionDecl *FD, const ParmVarDecl *Parm) {
     if (!FD->isInlined() && FD->isExternallyVisible() && !FD->isTemplateInstantiation() &&
         !FD->getDescribedFunctionTemplate())
       return PositionForm();
@@ -237,7 +259,7 @@ struct Recogniser {
     std::optional<PositionForm> Common;
     for (const FunctionDecl *Run : Runs)
       for (const CallExpr *Call : Calls.callsOf(Run, Unit)) {
-        PositionForm F = form(argumentForParameter(Call, Run, Index), Depth + 1, /*InHelper=*/true);
+        PositionForm F = form(argumentForParameter(Call, Run, Index), 1, /*InHelper=*/true);
         F.Group = nullptr; // an object of the caller
         if (F.Kind == PositionForm::Other || (Common && !sameForm(*Common, F)))
           return PositionForm();
