@@ -421,3 +421,34 @@ __global__ void flagGetterOfThreadObject(const int *pred, unsigned *out) {
   }
   __syncwarp();
 }
+
+// --- A local read before it is rewritten ----------------------------------
+// `subtid < nSend * 32` reads subtid before the `-=` and before bump() may
+// write it through a reference: it is threadIdx.x - 64 there, and the test
+// splits the block on whole warps (NCCL's send/recv work split).
+__device__ void bump(int &t) { t += 1; }
+__global__ void silentReadBeforeRewrite(float *out, const float *in, int nSend) {
+  int subtid = threadIdx.x - 64;
+  bool isSend = subtid < nSend * 32;
+  if (!isSend)
+    subtid -= nSend * 32;
+  float v = in[threadIdx.x];
+  if (isSend)
+    v += __shfl_xor_sync(FULL, v, 1);
+  bump(subtid);
+  out[subtid] = v;
+}
+
+// The same test after the rewrite: subtid is off by one lane from a warp
+// boundary, and the test splits a warp.
+__global__ void flagReadAfterRewrite(float *out, const float *in, int nSend) {
+  int subtid = threadIdx.x - 64;
+  bump(subtid);
+  bool isSend = subtid < nSend * 32;
+  float v = in[threadIdx.x];
+  if (isSend)
+    v += __shfl_xor_sync(FULL, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp{{.*}}
+  out[subtid] = v;
+}
