@@ -45,6 +45,37 @@ void launchPickedSmall(const int *in, int *out, int step) {
   kernel<<<1, block>>>(in, out);
 }
 
+// Pointers of this function type are also launched through a launcher's
+// parameter, with a block the launch does not fix: a stored kernel's
+// blocks are not known, and the report stands as the kernel gives it.
+template <int Step> __global__ void unboundedPickedMixed(const int *in, int *out, float scale) {
+  __shared__ int sums[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int v = warpSum(in[threadIdx.x * Step] * scale);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = warpSum(sums[lane]);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: per-warp partials in 'sums' are read at the lane index without a bound{{.*}}[warp-unguarded-partials-read]
+    // CHECK-MESSAGES: :[[@LINE-5]]:18: note: the partials are written at the warp index here
+    if (lane == 0) out[blockIdx.x] = v;
+  }
+}
+typedef void (*MixedKernel)(const int *, int *, float);
+MixedKernel pickMixed(int step) {
+  return step == 1 ? unboundedPickedMixed<1> : unboundedPickedMixed<2>;
+}
+void launchMixedByVariable(const int *in, int *out, int n, int step) {
+  MixedKernel kernel = pickMixed(step);
+  kernel<<<n, 1024>>>(in, out, 1.0f);
+}
+template <typename Kernel> void launchThrough(Kernel kernel, const int *in, int *out, int threads) {
+  kernel<<<1, threads>>>(in, out, 1.0f);
+}
+void launchMixedByParameter(const int *in, int *out, int threads) {
+  launchThrough(pickMixed(1), in, out, threads);
+}
+
 // --------------------------------------------------------- must stay silent
 
 // Instantiations picked with `?:` and launched through a pointer of their

@@ -530,18 +530,33 @@ launchedExprs(const std::vector<LaunchSite> &Launches) {
 }
 
 /// Launches through a function pointer held in a variable (`fp k = pick(n);
-/// k<<<g, b>>>(...)`), by the function type they launch.
+/// k<<<g, b>>>(...)`), by the function type they launch. A function type
+/// that is also launched some other way than by name (through a launcher's
+/// parameter, a field, cudaLaunchKernelEx) has no entry: a kernel stored
+/// as such a pointer may run with blocks this does not read.
 using PointerLaunchMap = llvm::DenseMap<const Type *, llvm::SmallVector<const LaunchSite *, 2>>;
 PointerLaunchMap pointerLaunches(const std::vector<LaunchSite> &Launches) {
   PointerLaunchMap ByType;
+  llvm::DenseSet<const Type *> OtherWays;
   for (const LaunchSite &L : Launches) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(L.Kernel->IgnoreParenImpCasts());
-    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!Var || isa<ParmVarDecl>(Var) || !isa<CUDAKernelCallExpr>(L.At))
+    const Expr *K = L.Kernel->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(K); U && U->getOpcode() == UO_AddrOf)
+      K = U->getSubExpr()->IgnoreParenImpCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(K);
+    if (Ref && isa<FunctionDecl>(Ref->getDecl()))
+      continue; // a kernel launched by name
+    QualType Fn = K->getType()->getPointeeType();
+    if (Fn.isNull() || !Fn->isFunctionType())
       continue;
-    if (const auto *Pointer = Var->getType()->getAs<PointerType>())
-      ByType[Pointer->getPointeeType().getCanonicalType().getTypePtr()].push_back(&L);
+    const Type *Key = Fn.getCanonicalType().getTypePtr();
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (Var && !isa<ParmVarDecl>(Var) && isa<CUDAKernelCallExpr>(L.At))
+      ByType[Key].push_back(&L);
+    else
+      OtherWays.insert(Key);
   }
+  for (const Type *Key : OtherWays)
+    ByType.erase(Key);
   return ByType;
 }
 
