@@ -69,7 +69,8 @@ public:
   /// address is stored as a function pointer (returned, an initialiser, a
   /// table) is launched by every launch through a variable of that pointer
   /// type, unless the unit also launches from an address
-  /// (cudaLaunchKernel). nullopt when the kernel has no launch here, when
+  /// (cudaLaunchKernel) or launches that pointer type another way (a
+  /// launcher's parameter, a field). nullopt when the kernel has no launch here, when
   /// one of them (or a use that may launch it, such as its address passed
   /// on) cannot be read.
   std::optional<llvm::SmallVector<BlockShape, 8>>
