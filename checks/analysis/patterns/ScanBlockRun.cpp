@@ -8,21 +8,26 @@
 
 #include "patterns/ScanBlockRun.h"
 #include "ast/AstQueries.h"
+#include "ast/CallIndex.h"
 #include "ast/GuardFacts.h"
 #include "ast/LocalWrites.h"
+#include "ast/UnitContext.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "lanes/LaneIdentity.h"
 #include "patterns/ShuffleSteps.h"
 #include "symbolic/SymbolicTranslation.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace clang;
 
@@ -57,11 +62,14 @@ enum class Tri { False, True, Unknown };
 /// it cannot evaluate.
 class FlowSymbols final : public SymbolicEnvironment {
 public:
-  explicit FlowSymbols(const ASTContext &Ctx) : Ctx(Ctx) {}
+  explicit FlowSymbols(ASTContext &Ctx) : Ctx(Ctx) {}
 
   TermRef variable(const VarDecl *V, const Expr *Ref, SymbolicTranslator &T) override {
     if (TermRef P = position(Ref, T))
       return P;
+    if (const auto *Param = dyn_cast<ParmVarDecl>(V))
+      if (TermRef Passed = passedByEveryCall(Param, T))
+        return Passed;
     if (V->hasLocalStorage() && !V->getType()->isReferenceType()) {
       if (const Expr *Init = singleAssignmentInit(V))
         return T.translate(Init);
@@ -79,6 +87,35 @@ public:
   llvm::DenseMap<TermRef, const VarDecl *> Bindable;
 
 private:
+  /// A helper's parameter that it never writes holds what its callers pass:
+  /// the term every call in the unit gives its argument (the caller's thread
+  /// is the helper's), through a few levels of helpers. Null when the calls
+  /// differ, one cannot be translated, or the helper is a kernel or has no
+  /// caller here (it may be called from another unit).
+  TermRef passedByEveryCall(const ParmVarDecl *Param, SymbolicTranslator &T) {
+    constexpr unsigned MaxCallerDepth = 3, MaxCalls = 16;
+    const auto *FD = dyn_cast<FunctionDecl>(Param->getDeclContext());
+    if (!FD || FD->hasAttr<CUDAGlobalAttr>() || !FD->getBody() || CallerDepth >= MaxCallerDepth ||
+        localWritesOfBody(FD).isWrittenAfterInit(Param))
+      return nullptr;
+    llvm::ArrayRef<const CallExpr *> Calls = UnitContext::of(Ctx).get<CallIndex>().callsOf(FD, Ctx);
+    if (Calls.empty() || Calls.size() > MaxCalls)
+      return nullptr;
+    ++CallerDepth;
+    TermRef Common = nullptr;
+    for (const CallExpr *Call : Calls) {
+      const Expr *Arg = argumentForParameter(Call, FD, Param->getFunctionScopeIndex());
+      TermRef Passed = Arg ? T.translate(Arg) : nullptr;
+      if (!Passed || (Common && Passed != Common)) {
+        Common = nullptr;
+        break;
+      }
+      Common = Passed;
+    }
+    --CallerDepth;
+    return Common;
+  }
+
   TermRef position(const Expr *E, SymbolicTranslator &T) {
     PositionForm F = positionForm(E, Ctx);
     unsigned W = T.widthOf(E->getType());
@@ -90,7 +127,8 @@ private:
           T.terms().binary(TermOp::URem, Lane, T.terms().constant(F.GroupSize, 32)), W, false);
     return nullptr;
   }
-  const ASTContext &Ctx;
+  ASTContext &Ctx;
+  unsigned CallerDepth = 0;
 };
 
 struct WrongUseSeen {
@@ -102,10 +140,10 @@ struct WrongUseSeen {
 /// One run of the code after a scan on every thread of one block shape.
 class BlockRun {
 public:
-  BlockRun(ASTContext &Ctx, const CallExpr *Shuffle, const VarDecl *Acc, const Stmt *ScanLoop,
-           ExactLanes Exact, BlockShape Shape, bool KnownShape, const BinaryOperator *CompleteStore)
-      : Ctx(Ctx), Shuffle(Shuffle), Acc(Acc), ScanLoop(ScanLoop), Exact(Exact), Shape(Shape),
-        KnownShape(KnownShape), CompleteStore(CompleteStore), Symbols(Ctx),
+  BlockRun(ASTContext &Ctx, const ScanRegion &Region, ExactLanes Exact, BlockShape Shape,
+           bool KnownShape, const BinaryOperator *CompleteStore)
+      : Ctx(Ctx), Region(Region), Exact(Exact), Shape(Shape), KnownShape(KnownShape),
+        CompleteStore(CompleteStore), Symbols(Ctx),
         Translator(Ctx, Terms, Symbols, /*AlignedBlocks=*/true), Threads(Shape.threads()),
         MustAlive(Threads, true), MayAlive(Threads, true) {
     Lane.BlockDimX = Shape.X;
@@ -128,6 +166,11 @@ public:
 
 private:
   using Mask = llvm::BitVector;
+
+  /// Every accumulator of the region is declared inside \p Loop.
+  bool declaresAccumulators(const Stmt *Loop) const;
+  /// Runs \p Loop again any number of times after the scan's iteration.
+  void repeat(const Stmt *Loop, const Mask &May);
 
   bool stopped() const { return GaveUp || Wrong.has_value(); }
   void giveUp() { GaveUp = true; }
@@ -238,7 +281,24 @@ private:
     return static_cast<int64_t>(V);
   }
 
+  /// Whether \p C holds in \p Thread; `&&`, `||` and `!` decide from the
+  /// operand that is known (`lane == 1 && kind == k` is false in lane 2).
   Tri truth(const Expr *C, unsigned Thread) {
+    C = C->IgnoreParenImpCasts();
+    if (const auto *Not = dyn_cast<UnaryOperator>(C); Not && Not->getOpcode() == UO_LNot) {
+      Tri X = truth(Not->getSubExpr(), Thread);
+      return X == Tri::Unknown ? X : X == Tri::True ? Tri::False : Tri::True;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(C); B && B->isLogicalOp()) {
+      Tri Decisive = B->getOpcode() == BO_LAnd ? Tri::False : Tri::True;
+      Tri L = truth(B->getLHS(), Thread);
+      if (L == Decisive)
+        return L;
+      Tri R = truth(B->getRHS(), Thread);
+      if (R == Decisive)
+        return R;
+      return L == Tri::Unknown || R == Tri::Unknown ? Tri::Unknown : L;
+    }
     std::optional<int64_t> V = value(C, Thread);
     return !V ? Tri::Unknown : *V ? Tri::True : Tri::False;
   }
@@ -343,7 +403,7 @@ private:
     if (Source != Lane && R.Lanes)
       R.Via = Call;
     // The scan's own step: a lane without a partner adds a wrong value.
-    if (Call == Shuffle && OwnValue)
+    if (OwnValue && Region.isStep(Call))
       R.Lanes |= 1u << Lane;
     return R;
   }
@@ -609,6 +669,19 @@ private:
   /// A loop run any number of times: its stores may happen, its uses may.
   void anyNumberOfTimes(const Stmt *Body, const Expr *Cond, const Stmt *Inc, const Mask &May) {
     Mask None(Threads);
+    // Its scalars change from one iteration to the next: unknown in it and
+    // after it.
+    llvm::DenseSet<const VarDecl *> Changing = writtenIn(Body);
+    if (Inc)
+      Changing.insert_range(writtenIn(Inc));
+    for (const VarDecl *V : Changing) {
+      unbind(V);
+      ++Unbindable[V];
+    }
+    auto Release = llvm::make_scope_exit([&] {
+      for (const VarDecl *V : Changing)
+        --Unbindable[V];
+    });
     ++LoopDepth;
     for (unsigned Round = 0; Round < MaxFixpointRounds && !stopped(); ++Round) {
       auto Before = snapshot();
@@ -636,6 +709,144 @@ private:
     }
     llvm::sort(S, [](const auto &A, const auto &B) { return A.first < B.first; });
     return S;
+  }
+
+  /// A declaration makes a fresh variable: every thread that runs it holds
+  /// its initialiser's value (a tracked local declared in a loop body
+  /// starts again in each iteration).
+  void declaration(const DeclStmt *DS, const Mask &Must, const Mask &May) {
+    for (const Decl *D : DS->decls()) {
+      const auto *Var = dyn_cast<VarDecl>(D);
+      if (!Var)
+        continue;
+      const Expr *Init = Var->getInit();
+      if (!isTracked(Var) && !(Init && mentionsTracked(Init))) {
+        setScalar(Var, Init, Must, May);
+        continue;
+      }
+      if (Var->getType()->isReferenceType() || !Var->hasLocalStorage()) {
+        giveUp();
+        return;
+      }
+      Cells[Var].assign(Threads, Cell{});
+      if (Init)
+        store(Var, Init, false, nullptr, May, May);
+    }
+  }
+
+  // --- Scalars ----------------------------------------------------------------
+  // A local integer that the code between the scan and its uses sets to one
+  // value in every thread (`sh = 1; ... sh += sh;`, an offset kept in a
+  // variable) is bound to that value, so offsets and conditions that read it
+  // can be evaluated; any other write makes it unknown.
+
+  bool isScalar(const VarDecl *V) const {
+    return V && V->hasLocalStorage() && !V->getType()->isReferenceType() &&
+           V->getType()->isIntegralOrEnumerationType() && !isTracked(V);
+  }
+
+  /// \p V now holds \p NewValue's value (with \p Op applied to its old one)
+  /// in the threads of \p May; bound only when that is one value and every
+  /// thread that may run the write does.
+  void setScalar(const VarDecl *V, const Expr *NewValue, const Mask &Must, const Mask &May,
+                 BinaryOperatorKind Op = BO_Assign) {
+    if (!isScalar(V))
+      return;
+    std::optional<int64_t> Old =
+        Bindings.count(V) ? std::optional(Bindings.lookup(V)) : std::nullopt;
+    // The new value reads the old one (`sh += sh`): evaluate, then rebind.
+    std::optional<int64_t> Common;
+    bool OneValue = NewValue && Must == May && !Unbindable.lookup(V) && May.any();
+    for (unsigned T : May.set_bits()) {
+      if (!OneValue)
+        break;
+      std::optional<int64_t> X = value(NewValue, T);
+      OneValue = X && (!Common || *Common == *X);
+      Common = X;
+    }
+    unbind(V);
+    if (!OneValue || !Common)
+      return;
+    std::optional<int64_t> Next;
+    switch (Op) {
+    case BO_Assign:
+      Next = Common;
+      break;
+    case BO_AddAssign:
+      if (Old)
+        Next = *Old + *Common;
+      break;
+    case BO_SubAssign:
+      if (Old)
+        Next = *Old - *Common;
+      break;
+    case BO_MulAssign:
+      if (Old)
+        Next = *Old * *Common;
+      break;
+    case BO_ShlAssign:
+      if (Old && *Common >= 0 && *Common < 32)
+        Next = *Old << *Common;
+      break;
+    case BO_ShrAssign:
+      if (Old && *Common >= 0 && *Common < 63)
+        Next = *Old >> *Common;
+      break;
+    default:
+      break;
+    }
+    if (Next)
+      bind(V, *Next);
+  }
+
+  /// What a statement that reads no wrong value does to the scalars.
+  void scalarEffects(const Stmt *S, const Mask &Must, const Mask &May) {
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      E = E->IgnoreParens();
+      if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+        E = EWC->getSubExpr()->IgnoreParens();
+      if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+        if (const VarDecl *V = storedLocalVar(B->getLHS());
+            isScalar(V) && !B->getRHS()->HasSideEffects(Ctx))
+          return setScalar(V, B->getRHS(), Must, May, B->getOpcode());
+      if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementDecrementOp())
+        if (const VarDecl *V = storedLocalVar(U->getSubExpr()); isScalar(V)) {
+          std::optional<int64_t> Old =
+              Bindings.count(V) ? std::optional(Bindings.lookup(V)) : std::nullopt;
+          unbind(V);
+          if (Old && Must == May && !Unbindable.lookup(V))
+            bind(V, U->isIncrementOp() ? *Old + 1 : *Old - 1);
+          return;
+        }
+    }
+    for (const VarDecl *V : writtenIn(S))
+      if (Bindings.count(V))
+        unbind(V);
+  }
+
+  /// The statements before the scan, for their scalars only: each level's
+  /// statements before the next, outermost first (\p May: each level's
+  /// threads).
+  void prefix(llvm::ArrayRef<const Stmt *> Chain, llvm::ArrayRef<Mask> May) {
+    for (size_t L = Chain.size() - 1; L > 0 && !stopped(); --L) {
+      if (isLoopStmt(Chain[L])) {
+        // Its later statements and increment run before the next iteration.
+        for (const VarDecl *V : writtenIn(Chain[L]))
+          unbind(V);
+        continue;
+      }
+      const auto *Block = dyn_cast<CompoundStmt>(Chain[L]);
+      if (!Block)
+        continue;
+      for (const Stmt *Child : Block->body()) {
+        if (Child == Chain[L - 1])
+          break;
+        if (const auto *DS = dyn_cast<DeclStmt>(Child))
+          declaration(DS, May[L], May[L]);
+        else
+          scalarEffects(Child, May[L], May[L]);
+      }
+    }
   }
 
   bool containsReturn(const Stmt *S) const {
@@ -688,8 +899,10 @@ private:
       MustAlive.reset(May);
       return;
     }
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      return declaration(DS, Must, May);
     if (!mentionsTracked(S))
-      return;
+      return scalarEffects(S, Must, May);
     if (const auto *For = dyn_cast<ForStmt>(S)) {
       if (For->getInit() && mentionsTracked(For->getInit()))
         statement(For->getInit(), Must, May);
@@ -704,21 +917,6 @@ private:
     }
     if (const auto *Do = dyn_cast<DoStmt>(S))
       return anyNumberOfTimes(Do->getBody(), Do->getCond(), nullptr, May);
-    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-      for (const Decl *D : DS->decls()) {
-        const auto *Var = dyn_cast<VarDecl>(D);
-        if (!Var || !Var->getInit() || !mentionsTracked(Var->getInit()))
-          continue;
-        if (Var->getType()->isReferenceType() || !Var->hasLocalStorage()) {
-          giveUp();
-          return;
-        }
-        // A fresh variable: every thread that runs the declaration sets it.
-        Cells[Var].assign(Threads, Cell{});
-        store(Var, Var->getInit(), false, nullptr, May, May);
-      }
-      return;
-    }
     if (isa<BreakStmt, ContinueStmt>(S)) {
       if (!LoopDepth)
         giveUp();
@@ -730,15 +928,19 @@ private:
   }
 
   // --- Setup ----------------------------------------------------------------
-  /// The scan's own loop, from lanes that hold no wrong value yet; when it
-  /// cannot be run step by step, the lanes other than the exact one are
-  /// wrong after it (the doubling offsets up to half the segment).
+  /// The scan itself, from lanes that hold no wrong value yet. A loop that
+  /// cannot be run step by step leaves the lanes other than the exact one
+  /// wrong (the doubling offsets up to half the segment).
   void scan(const Mask &Must, const Mask &May) {
-    Cells[Acc].assign(Threads, Cell{});
-    const Stmt *Loop = ScanLoop;
+    for (const VarDecl *Acc : Region.Accumulators)
+      Cells[Acc].assign(Threads, Cell{});
+    if (!Region.Loop)
+      return straightLineSteps(Must, May);
+    const Stmt *Loop = Region.First;
     while (const auto *Attributed = dyn_cast<AttributedStmt>(Loop))
       Loop = Attributed->getSubStmt();
     const auto *For = dyn_cast<ForStmt>(Loop);
+    const VarDecl *Acc = Region.Accumulators.front();
     if (!For || !unroll(For, Must, May)) {
       if (stopped())
         return;
@@ -752,10 +954,26 @@ private:
         Cells[Acc][T] = Cell{1u << laneOf(T), nullptr};
   }
 
+  /// The statements First..Last of their block, the steps' partnerless
+  /// lanes marking their own lane (shuffled() does it).
+  void straightLineSteps(const Mask &Must, const Mask &May) {
+    const auto *Block = dyn_cast_or_null<CompoundStmt>(parentStmt(Region.First, Ctx));
+    if (!Block) {
+      giveUp();
+      return;
+    }
+    bool In = false;
+    for (const Stmt *Child : Block->body()) {
+      In |= Child == Region.First;
+      if (In)
+        statement(Child, Must, May);
+      if (Child == Region.Last || stopped())
+        return;
+    }
+  }
+
   ASTContext &Ctx;
-  const CallExpr *Shuffle;
-  const VarDecl *Acc;
-  const Stmt *ScanLoop;
+  const ScanRegion &Region;
   ExactLanes Exact;
   BlockShape Shape;
   bool KnownShape;
@@ -771,6 +989,8 @@ private:
   llvm::DenseMap<const CallExpr *, std::optional<CollectiveCall>> Collectives;
   LaneValues Lane; ///< the thread being evaluated
   llvm::DenseMap<const VarDecl *, int64_t> Bindings;
+  /// Scalars inside a loop run any number of times: never bound there.
+  llvm::DenseMap<const VarDecl *, unsigned> Unbindable;
 
   unsigned Threads;
   llvm::DenseMap<const VarDecl *, std::vector<Cell>> Cells;
@@ -780,15 +1000,22 @@ private:
 
 void BlockRun::run() {
   // The statements around the scan, innermost first, up to the body.
-  llvm::SmallVector<const Stmt *, 8> Chain{ScanLoop};
-  for (const Stmt *P = parentStmt(ScanLoop, Ctx); P; P = parentStmt(P, Ctx)) {
-    if (!isa<CompoundStmt, IfStmt, AttributedStmt>(P)) {
-      giveUp(); // a loop around the scan: its uses may come before it
+  llvm::SmallVector<const Stmt *, 8> Chain{Region.Last};
+  for (const Stmt *P = parentStmt(Region.Last, Ctx); P; P = parentStmt(P, Ctx)) {
+    // A loop around the scan may run code before it again with the
+    // scan's values, unless they are all declared in its body (each
+    // iteration starts them again): then it is run any number of times.
+    bool FreshEachIteration = isLoopStmt(P) && declaresAccumulators(P);
+    if (!isa<CompoundStmt, IfStmt, AttributedStmt>(P) && !FreshEachIteration) {
+      giveUp();
       return;
     }
     Chain.push_back(P);
   }
-  // Threads that run each level: the conditions of the `if`s above it.
+  // Threads that run each level: the conditions of the `if`s above it. The
+  // question is about an execution that runs the scan, so a thread that may
+  // reach it does (one that does not holds no wrong value, and a shuffle
+  // that reads it is the divergence checks' concern).
   const size_t Levels = Chain.size();
   std::vector<Mask> Must(Levels, Mask(Threads, true)), May(Levels, Mask(Threads, true));
   for (size_t L = Levels - 1; L > 0; --L) {
@@ -797,17 +1024,25 @@ void BlockRun::run() {
     const auto *If = dyn_cast<IfStmt>(Chain[L]);
     if (!If)
       continue;
-    if (If->getInit() || If->getConditionVariable() || If->isConstexpr() ||
+    if (If->getInit() || If->getConditionVariable() ||
         (Chain[L - 1] != If->getThen() && Chain[L - 1] != If->getElse())) {
       giveUp();
       return;
     }
+    // An instantiation's `if constexpr` took this branch in every thread.
+    if (If->isConstexpr())
+      continue;
     bool Holds = Chain[L - 1] == If->getThen();
-    Must[L - 1] = conditionMask(If->getCond(), Must[L], Holds, true);
     May[L - 1] = conditionMask(If->getCond(), May[L], Holds, false);
+    Must[L - 1] = May[L - 1];
   }
+  prefix(Chain, May);
   scan(Must[0], May[0]);
   for (size_t L = 1; L < Levels && !stopped(); ++L) {
+    if (isLoopStmt(Chain[L])) {
+      repeat(Chain[L], May[L]);
+      continue;
+    }
     const auto *Block = dyn_cast<CompoundStmt>(Chain[L]);
     if (!Block)
       continue;
@@ -823,6 +1058,28 @@ void BlockRun::run() {
   }
 }
 
+bool BlockRun::declaresAccumulators(const Stmt *Loop) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange R = Loop->getSourceRange();
+  for (const VarDecl *Acc : Region.Accumulators) {
+    SourceLocation At = Acc->getLocation();
+    if (isa<ParmVarDecl>(Acc) || !At.isValid() || SM.isBeforeInTranslationUnit(At, R.getBegin()) ||
+        SM.isBeforeInTranslationUnit(R.getEnd(), At))
+      return false;
+  }
+  return true;
+}
+
+void BlockRun::repeat(const Stmt *Loop, const Mask &May) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return anyNumberOfTimes(For->getBody(), For->getCond(), For->getInc(), May);
+  if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    return anyNumberOfTimes(While->getBody(), While->getCond(), nullptr, May);
+  if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    return anyNumberOfTimes(Do->getBody(), Do->getCond(), nullptr, May);
+  giveUp(); // range-for: its hidden iterator is not modelled
+}
+
 bool BlockRun::holdsWrongValue() const {
   for (const auto &[Var, Values] : Cells)
     for (const Cell &C : Values)
@@ -833,10 +1090,10 @@ bool BlockRun::holdsWrongValue() const {
 
 } // namespace
 
-BlockRunResult runBlockAfterScan(ASTContext &Ctx, const CallExpr *Shuffle, const VarDecl *Acc,
-                                 const Stmt *ScanLoop, ExactLanes Exact, BlockShape Shape,
-                                 bool KnownShape, const BinaryOperator *CompleteStore) {
-  BlockRun Run(Ctx, Shuffle, Acc, ScanLoop, Exact, Shape, KnownShape, CompleteStore);
+BlockRunResult runBlockAfterScan(ASTContext &Ctx, const ScanRegion &Region, ExactLanes Exact,
+                                 BlockShape Shape, bool KnownShape,
+                                 const BinaryOperator *CompleteStore) {
+  BlockRun Run(Ctx, Region, Exact, Shape, KnownShape, CompleteStore);
   Run.run();
   BlockRunResult R;
   R.GaveUp = Run.GaveUp;

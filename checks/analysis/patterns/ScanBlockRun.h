@@ -17,6 +17,8 @@
 
 #include "launch/LaunchBlockShapes.h"
 #include "patterns/ScanConsumers.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <optional>
 
@@ -29,6 +31,23 @@ class VarDecl;
 } // namespace clang
 
 namespace warp_tidy {
+
+/// The statements that make up one scan: its loop (First == Last), or a run
+/// of straight-line steps in one block (`v += __shfl_down_sync(m, v, 1, 4);
+/// v += __shfl_down_sync(m, v, 2, 4);`) with the statements between them,
+/// which may combine several accumulators (`if (lane & 1) x = y;`).
+struct ScanRegion {
+  const clang::Stmt *First = nullptr;
+  const clang::Stmt *Last = nullptr;
+  bool Loop = false; ///< First == Last is the scan's loop
+  /// The shuffles whose partnerless lanes get their own value back: the
+  /// loop's step, or every accumulating shuffle of the straight-line run.
+  llvm::SmallVector<const clang::CallExpr *, 8> Steps;
+  /// The locals those shuffles accumulate into.
+  llvm::SmallVector<const clang::VarDecl *, 4> Accumulators;
+
+  bool isStep(const clang::CallExpr *Call) const { return llvm::is_contained(Steps, Call); }
+};
 
 struct BlockRunResult {
   /// Code the interpreter does not model: no answer.
@@ -48,14 +67,13 @@ struct BlockRunResult {
   const clang::BinaryOperator *PartialStore = nullptr;
 };
 
-/// Runs the code after the scan loop \p ScanLoop (step \p Shuffle,
-/// accumulator \p Acc, \p Exact the lanes it leaves right when the loop
-/// cannot be run) on every thread of a \p Shape block (\p KnownShape: one
-/// the unit's launches use). With \p CompleteStore, that store is run by
-/// every thread (would the value be right if it were?).
-BlockRunResult runBlockAfterScan(clang::ASTContext &Ctx, const clang::CallExpr *Shuffle,
-                                 const clang::VarDecl *Acc, const clang::Stmt *ScanLoop,
-                                 ExactLanes Exact, BlockShape Shape, bool KnownShape,
+/// Runs the scan \p Region (\p Exact the lanes a loop leaves right when it
+/// cannot be run step by step) and the code after it on every thread of a
+/// \p Shape block (\p KnownShape: one the unit's launches use). With
+/// \p CompleteStore, that store is run by every thread (would the value be
+/// right if it were?).
+BlockRunResult runBlockAfterScan(clang::ASTContext &Ctx, const ScanRegion &Region, ExactLanes Exact,
+                                 BlockShape Shape, bool KnownShape,
                                  const clang::BinaryOperator *CompleteStore);
 
 } // namespace warp_tidy

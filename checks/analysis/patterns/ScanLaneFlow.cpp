@@ -2,10 +2,11 @@
 
 #include "patterns/ScanLaneFlow.h"
 #include "ast/AstQueries.h"
-#include "launch/LaunchFacts.h"
+#include "ast/CallIndex.h"
+#include "ast/UnitContext.h"
+#include "launch/ReachingLaunches.h"
 #include "patterns/ScanBlockRun.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclTemplate.h"
 #include "llvm/ADT/SmallVector.h"
@@ -30,12 +31,16 @@ bool hasInstantiations(const FunctionDecl *FD) {
 
 } // namespace
 
-LaneFlowVerdict followScanLanes(const CallExpr *Shuffle, const VarDecl *Acc, const Stmt *ScanLoop,
-                                ExactLanes Exact, ASTContext &Ctx) {
+LaneFlowVerdict followScanLanes(const ScanRegion &Region, ExactLanes Exact, ASTContext &Ctx) {
   LaneFlowVerdict V;
-  const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx);
-  if (!FD || !FD->getBody() || !ScanLoop || !Acc || !Acc->hasLocalStorage() ||
-      Acc->getType()->isReferenceType() || Exact.Width == 0)
+  if (Region.Steps.empty() || !Region.First || !Region.Last || Region.Accumulators.empty() ||
+      Exact.Width == 0)
+    return V;
+  for (const VarDecl *Acc : Region.Accumulators)
+    if (!Acc->hasLocalStorage() || Acc->getType()->isReferenceType())
+      return V;
+  const FunctionDecl *FD = enclosingFunction(Region.Steps.front(), Ctx);
+  if (!FD || !FD->getBody())
     return V;
   // A template with instantiations is judged in them (the check visits
   // them too); one that has none is only its pattern.
@@ -44,14 +49,14 @@ LaneFlowVerdict followScanLanes(const CallExpr *Shuffle, const VarDecl *Acc, con
     return V;
   }
 
-  // The shapes the launches use, else every 1-D block of whole warps.
+  // The shapes of the launches that reach the function (a helper: through
+  // the unit's calls), else every 1-D block of whole warps.
   llvm::SmallVector<BlockShape, 8> Shapes;
   bool FromLaunches = false;
-  if (FD->hasAttr<CUDAGlobalAttr>())
-    if (auto Launched = LaunchFacts::of(Ctx).launchBlockShapes(FD)) {
-      Shapes = std::move(*Launched);
-      FromLaunches = true;
-    }
+  if (auto Launched = blockShapesReaching(FD, UnitContext::of(Ctx).get<CallIndex>(), Ctx)) {
+    Shapes = std::move(*Launched);
+    FromLaunches = true;
+  }
   if (!FromLaunches)
     for (unsigned X = 32; X <= 1024; X += 32)
       Shapes.push_back({X, 1, 1, nullptr});
@@ -61,8 +66,7 @@ LaneFlowVerdict followScanLanes(const CallExpr *Shuffle, const VarDecl *Acc, con
   const BinaryOperator *Partial = nullptr;
   llvm::SmallVector<bool, 32> WrongIn;
   for (size_t I = 0; I < Shapes.size(); ++I) {
-    BlockRunResult Run =
-        runBlockAfterScan(Ctx, Shuffle, Acc, ScanLoop, Exact, Shapes[I], FromLaunches, nullptr);
+    BlockRunResult Run = runBlockAfterScan(Ctx, Region, Exact, Shapes[I], FromLaunches, nullptr);
     if (Run.GaveUp)
       return V;
     WrongIn.push_back(Run.Wrong.has_value());
@@ -86,8 +90,7 @@ LaneFlowVerdict followScanLanes(const CallExpr *Shuffle, const VarDecl *Acc, con
   if (!Partial)
     return V;
   // Would the value be right if that store reached every lane?
-  BlockRunResult Complete =
-      runBlockAfterScan(Ctx, Shuffle, Acc, ScanLoop, Exact, Shape, FromLaunches, Partial);
+  BlockRunResult Complete = runBlockAfterScan(Ctx, Region, Exact, Shape, FromLaunches, Partial);
   if (Complete.GaveUp || Complete.Wrong)
     return V;
   V.Kind = LaneFlowVerdict::StaleLanes;

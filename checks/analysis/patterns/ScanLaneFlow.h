@@ -24,7 +24,11 @@
 // through the symbolic translator; whatever it cannot evaluate counts as
 // "may be either" (a store under it may not happen, a use under it may).
 // Code the interpreter does not model (a pointer to the variable, a switch,
-// a loop around the scan) gives no answer.
+// a loop around the scan) gives no answer. A scan written as straight-line
+// steps is run step by step with the statements between its steps, so a
+// partial reduction (`v += shfl_down(v, 1, 4); v += shfl_down(v, 2, 4);`)
+// and reductions that fold several accumulators into one are judged by
+// the lanes that actually read them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +36,7 @@
 #define WARP_TIDY_ANALYSIS_SCANLANEFLOW_H
 
 #include "launch/LaunchBlockShapes.h"
+#include "patterns/ScanBlockRun.h"
 #include "patterns/ScanConsumers.h"
 
 namespace clang {
@@ -67,12 +72,10 @@ struct LaneFlowVerdict {
   bool OnlyNonPowerOfTwoWarps = false;
 };
 
-/// Follows the values of \p Acc from the scan loop \p ScanLoop (whose step
-/// is \p Shuffle; \p Exact names the lanes an unguarded scan leaves right
-/// when the loop cannot be run) to the end of the function.
-LaneFlowVerdict followScanLanes(const clang::CallExpr *Shuffle, const clang::VarDecl *Acc,
-                                const clang::Stmt *ScanLoop, ExactLanes Exact,
-                                clang::ASTContext &Ctx);
+/// Follows the values of the scan \p Region's accumulators (\p Exact names
+/// the lanes an unguarded scan loop leaves right when it cannot be run) to
+/// the end of the function.
+LaneFlowVerdict followScanLanes(const ScanRegion &Region, ExactLanes Exact, clang::ASTContext &Ctx);
 
 } // namespace warp_tidy
 

@@ -362,6 +362,126 @@ const VarDecl *laneVariableInScope(const Stmt *S, LaneIdKind Want, const Expr *T
   return nullptr;
 }
 
+std::optional<ScanDefect> defectOf(ShuffleDirection D) {
+  switch (D) {
+  case ShuffleDirection::Up:
+    return ScanDefect::UpOwnValue;
+  case ShuffleDirection::Index:
+    return ScanDefect::IndexWraps;
+  case ShuffleDirection::Down:
+    return ScanDefect::DownOwnValue;
+  default:
+    return std::nullopt;
+  }
+}
+
+ScanContext scanContextOf(const CallExpr *Call, ScanDefect Defect, const ShuffleParts &Parts,
+                          ASTContext &Ctx) {
+  ScanContext SC{Ctx,
+                 Defect,
+                 Call,
+                 stripValue(Parts.Value),
+                 Parts.Offset,
+                 Parts.SourceLane,
+                 enclosingLoop(Call, Ctx),
+                 {}};
+  for (const Fact &F : factsAt(Call, Ctx, SC.Limit))
+    SC.ShuffleFacts.insert(F.Cond);
+  return SC;
+}
+
+// The local that \p Call shuffles and adds back into (guarded or not), if
+// it is one step of an up or down scan or reduction.
+const VarDecl *accumulatingStep(const CallExpr *Call, ASTContext &Ctx) {
+  ShuffleParts Parts = shuffleParts(Call, Ctx);
+  if (!Parts.Collective || !Parts.Value || !Parts.Offset)
+    return nullptr;
+  ShuffleDirection D = Parts.Collective->Intrinsic->Direction;
+  if (D != ShuffleDirection::Up && D != ShuffleDirection::Down)
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripValue(Parts.Value));
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || Var->getType()->isReferenceType())
+    return nullptr;
+  Outcome O = traceValue(scanContextOf(Call, *defectOf(D), Parts, Ctx), Call, 0).What;
+  return O == Outcome::Unguarded || O == Outcome::Guarded ? Var : nullptr;
+}
+
+// What one statement next to a straight-line scan step is to the run.
+enum class RunPart { Step, Glue, End };
+
+RunPart runPartOf(const Stmt *S, ScanRegion &Steps, ASTContext &Ctx) {
+  bool Ends = false;
+  llvm::SmallVector<const CallExpr *, 4> Found;
+  forEachStmt(S, [&](const Stmt *X) {
+    if (isLoopStmt(X) || isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, SwitchStmt>(X))
+      Ends = true;
+    const auto *Call = dyn_cast<CallExpr>(X);
+    if (Ends || !Call || !recogniseCollective(Call))
+      return;
+    if (const VarDecl *Acc = accumulatingStep(Call, Ctx)) {
+      Found.push_back(Call);
+      if (!llvm::is_contained(Steps.Accumulators, Acc))
+        Steps.Accumulators.push_back(Acc);
+    } else {
+      Ends = true; // another collective: not part of this run
+    }
+  });
+  if (Ends)
+    return RunPart::End;
+  Steps.Steps.append(Found.begin(), Found.end());
+  return Found.empty() ? RunPart::Glue : RunPart::Step;
+}
+
+// The scan that \p Call is a step of: \p ScanLoop, or the run of
+// straight-line steps around \p Call in its block, from the first step to
+// the last with the statements between them. No steps when there is none.
+ScanRegion scanRegion(const CallExpr *Call, const VarDecl *Acc, const Stmt *ScanLoop,
+                      ASTContext &Ctx) {
+  ScanRegion R;
+  if (ScanLoop) {
+    R.First = R.Last = ScanLoop;
+    R.Loop = true;
+    R.Steps.push_back(Call);
+    R.Accumulators.push_back(Acc);
+    return R;
+  }
+  const Stmt *Own = Call;
+  const Stmt *P = parentStmt(Call, Ctx);
+  for (; P && !isa<CompoundStmt>(P); Own = P, P = parentStmt(P, Ctx))
+    if (isLoopStmt(P))
+      return R;
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(P);
+  if (!Block)
+    return R;
+  llvm::ArrayRef<Stmt *> Body(Block->body_begin(), Block->body_end());
+  size_t At = llvm::find(Body, Own) - Body.begin();
+  if (At == Body.size())
+    return R;
+  // Classify outwards from the call's statement; a run ends at a step.
+  auto Extend = [&](size_t From, int Dir) {
+    size_t Edge = From;
+    for (size_t I = From + Dir; I < Body.size(); I += Dir) {
+      ScanRegion Probe;
+      RunPart Part = runPartOf(Body[I], Probe, Ctx);
+      if (Part == RunPart::End)
+        break;
+      if (Part == RunPart::Step)
+        Edge = I;
+    }
+    return Edge;
+  };
+  size_t Begin = Extend(At, -1), End = Extend(At, +1);
+  for (size_t I = Begin; I <= End; ++I)
+    if (runPartOf(Body[I], R, Ctx) == RunPart::End)
+      return ScanRegion{};
+  if (!R.isStep(Call))
+    return ScanRegion{};
+  R.First = Body[Begin];
+  R.Last = Body[End];
+  return R;
+}
+
 } // namespace
 
 std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &Ctx) {
@@ -369,20 +489,10 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
   if (!Parts.Collective || !Parts.Value || !Parts.Offset)
     return std::nullopt;
   const WarpIntrinsic &I = *Parts.Collective->Intrinsic;
-  ScanDefect Defect;
-  switch (I.Direction) {
-  case ShuffleDirection::Up:
-    Defect = ScanDefect::UpOwnValue;
-    break;
-  case ShuffleDirection::Index:
-    Defect = ScanDefect::IndexWraps;
-    break;
-  case ShuffleDirection::Down:
-    Defect = ScanDefect::DownOwnValue;
-    break;
-  default:
+  std::optional<ScanDefect> DefectFound = defectOf(I.Direction);
+  if (!DefectFound)
     return std::nullopt;
-  }
+  ScanDefect Defect = *DefectFound;
   if (std::optional<int64_t> K = integerConstant(Parts.Offset, Ctx))
     if (*K <= 0)
       return std::nullopt;
@@ -403,10 +513,7 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
     return std::nullopt;
   }
 
-  ScanContext SC{Ctx, Defect, Call, Acc, Parts.Offset, Parts.SourceLane, enclosingLoop(Call, Ctx),
-                 {}};
-  for (const Fact &F : factsAt(Call, Ctx, SC.Limit))
-    SC.ShuffleFacts.insert(F.Cond);
+  ScanContext SC = scanContextOf(Call, Defect, Parts, Ctx);
 
   TraceResult R = traceValue(SC, Call, 0);
   if (R.What != Outcome::Unguarded)
@@ -439,8 +546,9 @@ std::optional<ScanFinding> analyzeScanShuffle(const CallExpr *Call, ASTContext &
       // Uses the syntactic rules above cannot judge (a partial overwrite, a
       // second shuffle reduction, a use pinned to a thread rather than a
       // lane): run the code on every thread of the block shapes it can have.
-      if (Width && ScanLoop) {
-        LaneFlowVerdict Flow = followScanLanes(Call, AccVar, ScanLoop, Exact, Ctx);
+      ScanRegion Region = scanRegion(Call, AccVar, ScanLoop, Ctx);
+      if (Width && !Region.Steps.empty()) {
+        LaneFlowVerdict Flow = followScanLanes(Region, Exact, Ctx);
         switch (Flow.Kind) {
         case LaneFlowVerdict::NoWrongUse:
         case LaneFlowVerdict::Deferred:
