@@ -1,6 +1,5 @@
 // RUN: %check_warp_tidy %s warp-unguarded-shfl-scan -- -DUSED_LANES=7
-// RUN: %check_warp_tidy %s warp-unguarded-shfl-scan --check-prefix=CHECK-MESSAGES \
-// RUN:   --check-prefix=EIGHT -- -DUSED_LANES=8
+// RUN: %check_warp_tidy %s warp-unguarded-shfl-scan --check-prefix=CHECK-MESSAGES --check-prefix=EIGHT -- -DUSED_LANES=8
 //
 // warp-unguarded-shfl-scan on reductions written as straight-line steps
 // (`v += __shfl_down_sync(m, v, 1, 4); v += __shfl_down_sync(m, v, 2, 4);`),

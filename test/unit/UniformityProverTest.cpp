@@ -283,3 +283,28 @@ TEST(UniformityProver, SameTermAgainIsCachedPerGroupSize) {
 }
 
 } // namespace
+
+// Memory is a value: a load of one address is one value. `rowPtr[gid / 4]`
+// is the same in the lanes of each 4-lane group (the solver, through the
+// address, with the load a function of it), and differs within an 8-lane
+// group (sampling reads different addresses, hence different values).
+TEST(UniformityProver, LoadsAtAGroupAddressAreGroupUniform) {
+  Terms T;
+  UniformityProver P(/*WarpAlignedBlocks=*/true, NoWallClockLimit);
+  TermRef Base = T.B.freshUniform(64);
+  TermRef Row = T.op(TermOp::UDiv, T.tidX(), T.c(4));
+  TermRef Address =
+      T.op(TermOp::Add, Base, T.op(TermOp::Shl, T.B.cast(Row, 64, false), T.c(2, 64)));
+  TermRef Positive = T.op(TermOp::SLt, T.c(0), T.B.load(Address, 32));
+  EXPECT_EQ(P.sameInGroup(Positive, 4), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.sameInGroup(Positive, 8), UniformityProver::Answer::Varying);
+  EXPECT_EQ(P.sameInGroup(Positive, 32), UniformityProver::Answer::Varying);
+  // Equal addresses read equal values in an evaluation.
+  LaneValues A, B;
+  A.ThreadX = 8;
+  B.ThreadX = 11;
+  A.Leaf = B.Leaf = [](const Term &) -> uint64_t { return 4096; };
+  EXPECT_EQ(evaluate(T.B.load(Address, 32), A), evaluate(T.B.load(Address, 32), B));
+  EXPECT_TRUE(containsLoad(Positive));
+  EXPECT_FALSE(containsLoad(Address));
+}

@@ -1,6 +1,7 @@
 //===--- SymbolicTerm.cpp - Integer values as terms over the thread's position ===//
 
 #include "symbolic/SymbolicTerm.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -121,6 +122,9 @@ TermRef TermBuilder::substitute(TermRef T, llvm::function_ref<TermRef(TermRef)> 
         case TermOp::Ite:
           R = ite(Ops[0], Ops[1], Ops[2]);
           break;
+        case TermOp::Load:
+          R = load(Ops[0], X->Width);
+          break;
         default:
           // A replacement of another width is brought to the operand's.
           R = binary(X->Op, cast(Ops[0], X->Ops[0]->Width, false),
@@ -172,6 +176,12 @@ TermRef TermBuilder::ite(TermRef C, TermRef A, TermRef B) {
     return A;
   Term T(TermOp::Ite, A->Width);
   T.Ops = {C, A, B};
+  return make(std::move(T));
+}
+
+TermRef TermBuilder::load(TermRef Address, unsigned Width) {
+  Term T(TermOp::Load, Width);
+  T.Ops = {Address};
   return make(std::move(T));
 }
 
@@ -428,6 +438,15 @@ struct Evaluator {
     }
   }
 
+  /// Memory in one evaluation: a fixed function of the address, so equal
+  /// addresses read equal values (a splitmix64 step).
+  static uint64_t contentsAt(uint64_t Address) {
+    uint64_t Z = Address + 0x9e3779b97f4a7c15ULL;
+    Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebULL;
+    return Z ^ (Z >> 31);
+  }
+
   uint64_t eval(TermRef T) {
     if (T->isConst())
       return T->Value;
@@ -447,6 +466,8 @@ struct Evaluator {
       return eval(T->Ops[0]) ? eval(T->Ops[1]) : eval(T->Ops[2]);
     uint64_t A = eval(T->Ops[0]);
     unsigned AW = T->Ops[0]->Width;
+    if (T->Op == TermOp::Load)
+      return maskTo(contentsAt(A), W);
     if (T->Op == TermOp::Not)
       return maskTo(~A, W);
     if (T->Op == TermOp::ZExt || T->Op == TermOp::Trunc)
@@ -585,6 +606,8 @@ static const char *opName(TermOp Op) {
     return "<=s";
   case TermOp::Ite:
     return "ite";
+  case TermOp::Load:
+    return "load";
   }
   return "?";
 }
@@ -601,6 +624,20 @@ bool everyLeaf(TermRef T, unsigned MaxTerms, llvm::function_ref<bool(const Term 
     Work.append(X->Ops.begin(), X->Ops.end());
   }
   return true;
+}
+
+bool containsLoad(TermRef T) {
+  llvm::SmallVector<TermRef, 16> Work{T};
+  llvm::DenseSet<TermRef> Seen;
+  while (!Work.empty()) {
+    TermRef X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (X->Op == TermOp::Load)
+      return true;
+    Work.append(X->Ops.begin(), X->Ops.end());
+  }
+  return false;
 }
 
 void printTerm(TermRef T, llvm::raw_ostream &OS) {

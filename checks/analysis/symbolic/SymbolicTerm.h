@@ -10,7 +10,10 @@
 //     parameters, blockIdx, ballots, broadcasts, loop trip counts...), each
 //     with the number of low bits known to be zero (`n / 8 * 8` has 3);
 //   - per-lane leaves: values the analysis cannot see through that may
-//     differ between lanes (a load through a lane-dependent address...).
+//     differ between lanes;
+//   - loads of memory nothing writes, at lane-dependent addresses: equal in
+//     two lanes wherever their addresses are equal (`rowPtr[tid / 4]` is
+//     the same in every lane of a 4-lane group).
 // Terms use C's bit-vector semantics (the width and signedness of every
 // operation come from the clang type it was translated from), so unsigned
 // wrap, shifts and `&` mean what they mean in the source. Terms are
@@ -81,6 +84,10 @@ enum class TermOp : uint8_t {
   SLt,
   SLe,
   Ite, ///< Ite(c:1, a, b)
+  /// Load(address): the value at a lane-dependent address that nothing
+  /// writes while the function reads it. Two lanes that read one address
+  /// read one value; nothing else is known of it.
+  Load,
 };
 
 struct Term {
@@ -121,6 +128,9 @@ public:
   TermRef cast(TermRef X, unsigned Width, bool Signed); ///< ext/trunc as needed
   TermRef ite(TermRef C, TermRef A, TermRef B);
   TermRef toBool(TermRef X); ///< X != 0, width 1
+  /// The \p Width-bit value read at \p Address (a 64-bit term); see
+  /// TermOp::Load.
+  TermRef load(TermRef Address, unsigned Width);
 
   /// Low bits of \p T known to be zero in every evaluation; with
   /// \p AlignedBlocks, blockDim.x is a multiple of 32.
@@ -184,6 +194,9 @@ uint64_t evaluate(TermRef T, const LaneValues &Lane, bool *Undefined = nullptr);
 /// Whether \p Pred holds for every leaf of \p T; false as well when \p T
 /// has more than \p MaxTerms distinct subterms (too large to be worth it).
 bool everyLeaf(TermRef T, unsigned MaxTerms, llvm::function_ref<bool(const Term &)> Pred);
+
+/// Whether \p T reads memory (a Load anywhere in it).
+bool containsLoad(TermRef T);
 
 void printTerm(TermRef T, llvm::raw_ostream &OS);
 

@@ -2,16 +2,22 @@
 
 #include "symbolic/SymbolicTranslation.h"
 #include "ast/AstQueries.h"
+#include "ast/LocalWrites.h"
 #include "ast/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace clang;
 
 namespace warp_tidy {
 
 SymbolicEnvironment::~SymbolicEnvironment() = default;
+
+TermRef SymbolicEnvironment::memoryValue(TermRef Address, unsigned Width, SymbolicTranslator &T) {
+  return T.terms().load(Address, Width);
+}
 
 static bool isIntegral(QualType T) {
   T = T.getCanonicalType();
@@ -129,6 +135,10 @@ TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
         return Terms.cast(T, Width, isSigned(V->getType()));
     return leaf(E);
   }
+  if (isa<ArraySubscriptExpr>(E) ||
+      (isa<UnaryOperator>(E) && cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+    if (TermRef T = memoryRead(E, Width))
+      return T;
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     TermRef X;
     switch (UO->getOpcode()) {
@@ -162,6 +172,8 @@ TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
   if (const auto *Read = dyn_cast<MemberExpr>(E)) {
     if (TermRef T = Env.field(Read, *this))
       return Terms.cast(T, Width, isSigned(Read->getType()));
+    if (TermRef T = memoryRead(E, Width))
+      return T;
     return leaf(E);
   }
   if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
@@ -177,6 +189,101 @@ TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
     if (List->getNumInits() == 1 && List->getType()->isScalarType())
       return Terms.cast(translate(List->getInit(0)), Width, isSigned(List->getInit(0)->getType()));
   return leaf(E);
+}
+
+TermRef SymbolicTranslator::memoryRead(const Expr *LValue, unsigned Width) {
+  // A load the environment already calls uniform stays its leaf.
+  if (Env.isUniform(LValue) || !Env.isUnchangingMemory(LValue))
+    return nullptr;
+  TermRef Address = address(LValue);
+  if (!Address || !Address->LaneDependent)
+    return nullptr;
+  return Env.memoryValue(Address, Width, *this);
+}
+
+/// The byte offset of element \p Index of \p Size bytes, in 64 bits; a
+/// shift for power-of-two sizes (a solver sees through a shift at once, while
+/// a 64-bit multiplier costs it seconds).
+TermRef SymbolicTranslator::scaledIndex(const Expr *Index, uint64_t Size) {
+  TermRef I = Terms.cast(translate(Index), 64, isSigned(Index->getType()));
+  if (Size && llvm::isPowerOf2_64(Size))
+    return Terms.binary(TermOp::Shl, I, Terms.constant(llvm::Log2_64(Size), 64));
+  return Terms.binary(TermOp::Mul, I, Terms.constant(Size, 64));
+}
+
+TermRef SymbolicTranslator::address(const Expr *E) {
+  E = E->IgnoreParens();
+  QualType T = E->getType();
+  if (T.isNull() || T->isDependentType() || T->isIncompleteType())
+    return nullptr;
+  if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
+    TermRef Base = pointerValue(Sub->getBase());
+    const Expr *Idx = Sub->getIdx();
+    if (!Base || !isIntegral(Idx->getType()))
+      return nullptr;
+    TermRef Offset = scaledIndex(Idx, Ctx.getTypeSizeInChars(T).getQuantity());
+    return Terms.binary(TermOp::Add, Base, Offset);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_Deref)
+    return pointerValue(UO->getSubExpr());
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field || Field->isBitField() || Field->getParent()->isDependentType() ||
+        Field->getParent()->isInvalidDecl())
+      return nullptr;
+    TermRef Base = Member->isArrow() ? pointerValue(Member->getBase()) : address(Member->getBase());
+    if (!Base)
+      return nullptr;
+    uint64_t Offset = Ctx.getFieldOffset(Field) / Ctx.getCharWidth();
+    return Terms.binary(TermOp::Add, Base, Terms.constant(Offset, 64));
+  }
+  return nullptr;
+}
+
+TermRef SymbolicTranslator::pointerValue(const Expr *E) {
+  E = E->IgnoreParens();
+  if (!E->getType()->isPointerType())
+    return nullptr;
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return address(Cast->getSubExpr());
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_LValueToRValue:
+      if (Cast->getSubExpr()->getType()->isPointerType() &&
+          Cast->getCastKind() != CK_LValueToRValue)
+        return pointerValue(Cast->getSubExpr());
+      break;
+    default:
+      break;
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+    return address(UO->getSubExpr());
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAdditiveOp()) {
+    const Expr *Ptr = BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS();
+    const Expr *Int = Ptr == BO->getLHS() ? BO->getRHS() : BO->getLHS();
+    QualType Pointee = Ptr->getType()->getPointeeType();
+    if (!isIntegral(Int->getType()) || Pointee->isIncompleteType() || Pointee->isDependentType())
+      return nullptr;
+    TermRef Base = pointerValue(Ptr);
+    if (!Base)
+      return nullptr;
+    TermRef Scaled = scaledIndex(Int, Ctx.getTypeSizeInChars(Pointee).getQuantity());
+    return Terms.binary(BO->getOpcode() == BO_Add ? TermOp::Add : TermOp::Sub, Base, Scaled);
+  }
+  // A local pointer defined once is its definition (`p = base + row`).
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (const Expr *Init = singleAssignmentInit(V); Init && Depth < 48) {
+        ++Depth;
+        TermRef R = pointerValue(Init);
+        --Depth;
+        if (R)
+          return R;
+      }
+  return translate(E);
 }
 
 TermRef SymbolicTranslator::binaryOperator(const Expr *E, unsigned Width) {

@@ -9,7 +9,10 @@
 // asks a SymbolicEnvironment (the uniformity analysis knows each local's
 // definitions, loop updates and whether a value is warp-uniform). Whatever
 // neither can see through becomes a leaf: uniform when the environment says
-// every lane holds the same value, per-lane otherwise.
+// every lane holds the same value, per-lane otherwise. A read of memory the
+// environment calls unchanging, at a lane-dependent address, is a Load of
+// its address (pointer arithmetic, element sizes and field offsets from the
+// AST's layout), so lanes that share an address share the value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +47,13 @@ public:
   virtual TermRef field(const clang::MemberExpr *Read, SymbolicTranslator &T) { return nullptr; }
   /// Whether every lane of a warp holds the same value of \p E here.
   virtual bool isUniform(const clang::Expr *E) = 0;
+  /// Whether the memory the lvalue \p E reads cannot change while the
+  /// function runs (MemoryWrites.h); then a read of it is a function of its
+  /// address. No by default.
+  virtual bool isUnchangingMemory(const clang::Expr *E) { return false; }
+  /// What a read of unchanging memory at the lane-dependent \p Address
+  /// stands for: by default a Load of it.
+  virtual TermRef memoryValue(TermRef Address, unsigned Width, SymbolicTranslator &T);
   /// A key naming the program point leaves are taken at (two reads of the
   /// same variable at different points may differ).
   virtual const void *point() const = 0;
@@ -70,6 +80,15 @@ private:
   TermRef translateInteger(const clang::Expr *E, unsigned Width);
   TermRef binaryOperator(const clang::Expr *E, unsigned Width);
   TermRef blockBase(const clang::Expr *L, const clang::Expr *R, unsigned Width);
+  /// A read of unchanging memory at a lane-dependent address as a Load of
+  /// that address; null when it is not one (the caller makes a leaf).
+  TermRef memoryRead(const clang::Expr *LValue, unsigned Width);
+  /// The address of the memory lvalue \p E (`p[i]`, `*q`, `p->f`,
+  /// `a[i].f`), or of a pointer value, as a 64-bit term; null when it is not
+  /// one whose layout is known.
+  TermRef address(const clang::Expr *E);
+  TermRef pointerValue(const clang::Expr *E);
+  TermRef scaledIndex(const clang::Expr *Index, uint64_t Size);
 
   clang::ASTContext &Ctx;
   TermBuilder &Terms;

@@ -553,7 +553,9 @@ struct Lowering {
   /// arithmetic, so a proof still holds. The solver is spared a divider
   /// that it bit-blasts slowly and often gives up on.
   llvm::SMTExprRef application(TermRef T) {
-    llvm::SMTExprRef Left = lower(T->Ops[0]), Right = lower(T->Ops[1]);
+    llvm::SMTExprRef Left = lower(T->Ops[0]);
+    // A load is a function of its address alone.
+    llvm::SMTExprRef Right = T->Ops.size() > 1 ? lower(T->Ops[1]) : Z.bv(0, 1);
     auto [Id, New] = Z.AbstractIds.try_emplace(T, Z.AbstractIds.size());
     (void)New;
     auto &Copies = Z.Applications[T];
@@ -610,6 +612,10 @@ struct Lowering {
                              TermBuilder::knownZeroBits(T, Aligned));
     }
     if (Abstract && T->LaneDependent && isOpaqueDivision(T))
+      return application(T);
+    // Memory is only ever a function of the address (the translator makes
+    // a load at a lane-independent address a uniform leaf).
+    if (T->Op == TermOp::Load)
       return application(T);
     if (T->Op == TermOp::Ite) {
       llvm::SMTExprRef C = lower(T->Ops[0]);

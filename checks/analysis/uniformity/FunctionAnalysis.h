@@ -306,11 +306,11 @@ struct FunctionUniformity::Impl {
   llvm::DenseMap<const clang::VarDecl *, Induction> Inductions;
 
   const Induction &induction(const clang::VarDecl *V);
-  /// For a variable with several plain definitions and otherwise only
-  /// steps (`i = a; ...; i = b; for (; ...; i += s)`): the induction that
-  /// starts at the one definition reaching \p Point, where no other
-  /// definition does (ReachingInits.cpp). Not Valid when none or several
-  /// reach.
+  /// For a variable with plain definitions and otherwise only steps (`i =
+  /// a; ...; i = b; for (; ...; i += s)`): the induction that starts at the
+  /// one definition reaching \p Point, where no other definition does, with
+  /// the steps taken between them (ReachingInits.cpp). Not Valid when none
+  /// or several reach.
   Induction reachingInduction(const clang::VarDecl *V, const clang::Stmt *Point);
   /// The definition made at \p Def reaches \p Point: some path runs from
   /// it to Point through no statement of \p Kills.

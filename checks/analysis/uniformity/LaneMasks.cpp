@@ -12,10 +12,12 @@
 
 namespace warp_tidy {
 
+/// A value that may differ per lane in a way the term does not say: a
+/// per-lane leaf, or a load (equal where addresses are, else anything).
 static bool hasPerLaneLeaf(TermRef T, llvm::DenseSet<TermRef> &Seen) {
   if (!Seen.insert(T).second)
     return false;
-  if (T->Op == TermOp::PerLane)
+  if (T->Op == TermOp::PerLane || T->Op == TermOp::Load)
     return true;
   for (TermRef O : T->Ops)
     if (hasPerLaneLeaf(O, Seen))

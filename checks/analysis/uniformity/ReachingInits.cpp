@@ -33,7 +33,7 @@ bool FunctionUniformity::Impl::reachesUnkilled(const Stmt *Def, const Stmt *Poin
 FunctionUniformity::Impl::Induction FunctionUniformity::Impl::reachingInduction(const VarDecl *V,
                                                                                 const Stmt *Point) {
   const Induction &All = induction(V);
-  if (!All.OnlyPlainWrites || All.Inits.size() < 2 || !BlockOf.count(Point))
+  if (!All.OnlyPlainWrites || All.Inits.empty() || !BlockOf.count(Point))
     return {};
   llvm::SmallVector<const Stmt *, 4> Defs;
   for (const auto &Def : All.Inits) {

@@ -12,6 +12,7 @@
 #include "uniformity/SymbolicView.h"
 #include "ast/AstQueries.h"
 #include "ast/FieldConstruction.h"
+#include "ast/MemoryWrites.h"
 #include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "lanes/LaneIdentity.h"
@@ -251,6 +252,18 @@ bool FunctionUniformity::Impl::SymbolicView::isUniform(const Expr *E) {
   return !Inlining && P.deps(E, *S) == 0;
 }
 
+bool FunctionUniformity::Impl::SymbolicView::isUnchangingMemory(const Expr *E) {
+  const FunctionDecl *FD = enclosingFunction(E, P.Ctx);
+  return FD && warp_tidy::isUnchangingMemory(E, FD, P.Ctx);
+}
+
+TermRef FunctionUniformity::Impl::SymbolicView::memoryValue(TermRef Address, unsigned Width,
+                                                            SymbolicTranslator &T) {
+  if (P.Cache.prover().sameInGroup(Address, GroupSize) == UniformityProver::Answer::Uniform)
+    return T.terms().uniform(Address, Width, 0, Point);
+  return T.terms().load(Address, Width);
+}
+
 /// Translates \p E as it is evaluated at \p At (a statement of this
 /// function's CFG).
 TermRef FunctionUniformity::Impl::SymbolicView::translateAt(const Expr *E, const Stmt *At,
@@ -294,10 +307,12 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
     if (I.Valid && P.writesInLockstep(V, GroupSize, ProvingBlock))
       if (TermRef Value = inductionValue(V, I, W, T))
         return Value;
-    // Several definitions, one of which reaches here: without steps that
-    // one is the value; with steps, every lane took the same ones when all
+    // The one definition that reaches here (of several, or of one whose
+    // later steps are not in lockstep): without steps since, that one is the
+    // value (`begin = rowPtr[row]; size = end - begin;` before a loop that
+    // advances begin); with steps, every lane took the same ones when all
     // writes ran in lockstep.
-    if (!I.Valid && I.OnlyPlainWrites) {
+    if (I.OnlyPlainWrites) {
       Induction Reaching = P.reachingInduction(V, Point);
       if (Reaching.Valid &&
           (Reaching.Steps.empty() || P.writesInLockstep(V, GroupSize, ProvingBlock)))
@@ -391,7 +406,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
 /// Whether \p R is built from constants and the thread's own indices alone
 /// (no leaf standing for a value the translator could not see through).
 static bool onlyThreadLeaves(TermRef R) {
-  return everyLeaf(R, 256, [](const Term &Leaf) {
+  return !containsLoad(R) && everyLeaf(R, 256, [](const Term &Leaf) {
     return Leaf.Op != TermOp::Uniform && Leaf.Op != TermOp::PerLane;
   });
 }

@@ -42,6 +42,12 @@ struct FunctionUniformity::Impl::SymbolicView final : SymbolicEnvironment {
   const void *point() const override { return Point; }
 
   bool isUniform(const clang::Expr *E) override;
+  bool isUnchangingMemory(const clang::Expr *E) override;
+  /// A load at an address that no two lanes of one group of the question
+  /// can differ in is one value for the group: a uniform leaf named by the
+  /// address and the point (then rounding and strides over it are seen as
+  /// over any uniform bound); otherwise a Load.
+  TermRef memoryValue(TermRef Address, unsigned Width, SymbolicTranslator &T) override;
 
   /// Translates \p E as it is evaluated at \p At (a statement of this
   /// function's CFG).
