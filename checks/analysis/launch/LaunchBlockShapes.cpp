@@ -197,6 +197,10 @@ private:
 const Expr *blockBuilder(const Expr *E, ASTContext &Ctx) {
   for (unsigned Depth = 0; E && Depth <= 6; ++Depth) {
     E = E->IgnoreParenImpCasts();
+    // A dependent initialiser (`dim3 b(min(n, T(256)))` in a template, a
+    // ParenListExpr) has no type to read.
+    if (E->getType().isNull() || E->isTypeDependent() || E->isValueDependent())
+      return nullptr;
     if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
       E = MT->getSubExpr();
       continue;
