@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -107,6 +108,30 @@ bool meantForWarpTidy(StringRef Name, StringRef Near) {
   return Name.starts_with("warp") || !Near.empty();
 }
 
+/// Looks up a file's .clang-tidy files from its directory; for a file in a
+/// directory that does not exist (an input that cannot be read, reported as
+/// such), from the working directory instead, so that the lookup does not
+/// print clang-tidy's "Error reading configuration" once per parent.
+class ExistingDirectories : public ClangTidyOptionsProvider {
+public:
+  explicit ExistingDirectories(std::unique_ptr<ClangTidyOptionsProvider> Inner)
+      : Inner(std::move(Inner)) {}
+  const ClangTidyGlobalOptions &getGlobalOptions() override { return Inner->getGlobalOptions(); }
+  std::vector<OptionsSource> getRawOptions(StringRef FileName) override {
+    StringRef Dir = sys::path::parent_path(FileName);
+    if (Dir.empty() || sys::fs::is_directory(Dir))
+      return Inner->getRawOptions(FileName);
+    SmallString<256> InWorkingDir;
+    if (sys::fs::current_path(InWorkingDir))
+      return Inner->getRawOptions(FileName);
+    sys::path::append(InWorkingDir, sys::path::filename(FileName));
+    return Inner->getRawOptions(InWorkingDir);
+  }
+
+private:
+  std::unique_ptr<ClangTidyOptionsProvider> Inner;
+};
+
 } // namespace
 
 std::unique_ptr<ClangTidyOptionsProvider> makeOptionsProvider(const DriverOptions &Opts) {
@@ -128,8 +153,9 @@ std::unique_ptr<ClangTidyOptionsProvider> makeOptionsProvider(const DriverOption
   }
   // .clang-tidy files next to the sources apply, as with clang-tidy, except
   // that one written for clang-tidy alone does not turn warp-tidy off.
-  return keepWarpChecksOn(std::make_unique<FileOptionsProvider>(
-      std::move(Global), std::move(Defaults), std::move(Overrides), FS));
+  return keepWarpChecksOn(
+      std::make_unique<ExistingDirectories>(std::make_unique<FileOptionsProvider>(
+          std::move(Global), std::move(Defaults), std::move(Overrides), FS)));
 }
 
 IntrusiveRefCntPtr<vfs::FileSystem> loadVfsOverlay(StringRef Path,
