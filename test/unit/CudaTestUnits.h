@@ -12,8 +12,10 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +58,46 @@ inline const clang::FunctionDecl *findFunction(clang::ASTContext &Ctx, llvm::Str
       if (FD->getIdentifier() && FD->getName() == Name && FD->hasBody())
         return FD;
   return nullptr;
+}
+
+/// The arguments of the `use(x)` calls and the named variables (locals and
+/// parameters) of the code it traverses: the probes of a test unit.
+struct UsesAndVars : clang::RecursiveASTVisitor<UsesAndVars> {
+  std::vector<const clang::Expr *> Uses;
+  std::map<std::string, const clang::VarDecl *> Vars;
+  bool VisitCallExpr(clang::CallExpr *C) {
+    if (const clang::FunctionDecl *F = C->getDirectCallee())
+      if (F->getIdentifier() && F->getName() == "use")
+        Uses.push_back(C->getArg(0));
+    return true;
+  }
+  bool VisitVarDecl(clang::VarDecl *V) {
+    if (V->getIdentifier())
+      Vars[V->getName().str()] = V;
+    return true;
+  }
+};
+
+/// A unit parsed from CUDA code, one function of it with a body, and that
+/// function's probes.
+struct ProbedFunction {
+  std::unique_ptr<clang::ASTUnit> AST;
+  const clang::FunctionDecl *FD = nullptr;
+  UsesAndVars C;
+  clang::ASTContext &ctx() { return AST->getASTContext(); }
+};
+
+/// Parses \p Code (C++17) into \p P and probes its function \p Name; false
+/// when the code does not parse or has no such function.
+inline bool parseProbed(ProbedFunction &P, const std::string &Code, llvm::StringRef Name) {
+  P.AST = parseCudaUnit(Code, {"-std=c++17"});
+  if (!P.AST)
+    return false;
+  P.FD = findFunction(P.ctx(), Name);
+  if (!P.FD)
+    return false;
+  P.C.TraverseDecl(const_cast<clang::FunctionDecl *>(P.FD));
+  return true;
 }
 
 } // namespace warp_tidy::test

@@ -34,40 +34,14 @@ namespace cg = cooperative_groups;
                                                R"cuda(__device__ void use(long long);
 )cuda");
 
-/// The arguments of `use(x)` calls and the named locals of one function.
-struct Collected : RecursiveASTVisitor<Collected> {
-  std::vector<const Expr *> Uses;
-  std::map<std::string, const VarDecl *> Vars;
-  bool VisitCallExpr(CallExpr *C) {
-    if (const FunctionDecl *F = C->getDirectCallee())
-      if (F->getIdentifier() && F->getName() == "use")
-        Uses.push_back(C->getArg(0));
-    return true;
-  }
-  bool VisitVarDecl(VarDecl *V) {
-    if (V->getIdentifier())
-      Vars[V->getName().str()] = V;
-    return true;
-  }
-};
-
-struct Parsed {
-  std::unique_ptr<ASTUnit> AST;
-  const FunctionDecl *FD = nullptr;
-  Collected C;
-  ASTContext &ctx() { return AST->getASTContext(); }
+struct Parsed : test::ProbedFunction {
   PositionForm form(unsigned I) { return positionForm(C.Uses.at(I), ctx()); }
 };
 
 std::unique_ptr<Parsed> parse(const std::string &Code, llvm::StringRef Function) {
   auto P = std::make_unique<Parsed>();
-  P->AST = test::parseCudaUnit(Prelude + Code, {"-std=c++17"});
-  if (!P->AST)
+  if (!test::parseProbed(*P, Prelude + Code, Function))
     return nullptr;
-  P->FD = test::findFunction(P->ctx(), Function);
-  if (!P->FD)
-    return nullptr;
-  P->C.TraverseDecl(const_cast<FunctionDecl *>(P->FD));
   return P;
 }
 

@@ -29,40 +29,16 @@ __device__ int atomicAdd(int *p, int v);
                                                R"cuda(__device__ void use(long long);
 )cuda");
 
-/// The arguments of `use(x)` calls and the named locals and parameters.
-struct Collected : RecursiveASTVisitor<Collected> {
-  std::vector<const Expr *> Uses;
-  std::map<std::string, const VarDecl *> Vars;
-  bool VisitCallExpr(CallExpr *C) {
-    if (const FunctionDecl *F = C->getDirectCallee())
-      if (F->getIdentifier() && F->getName() == "use")
-        Uses.push_back(C->getArg(0)->IgnoreImpCasts());
-    return true;
+struct Parsed : test::ProbedFunction {
+  bool unchanging(unsigned Use) {
+    return isUnchangingMemory(C.Uses.at(Use)->IgnoreImpCasts(), FD, ctx());
   }
-  bool VisitVarDecl(VarDecl *V) {
-    if (V->getIdentifier())
-      Vars[V->getName().str()] = V;
-    return true;
-  }
-};
-
-struct Parsed {
-  std::unique_ptr<ASTUnit> AST;
-  const FunctionDecl *FD = nullptr;
-  Collected C;
-  ASTContext &ctx() { return AST->getASTContext(); }
-  bool unchanging(unsigned Use) { return isUnchangingMemory(C.Uses.at(Use), FD, ctx()); }
 };
 
 std::unique_ptr<Parsed> parse(const std::string &Code, llvm::StringRef Function) {
   auto P = std::make_unique<Parsed>();
-  P->AST = test::parseCudaUnit(Prelude + Code, {"-std=c++17"});
-  if (!P->AST)
+  if (!test::parseProbed(*P, Prelude + Code, Function))
     return nullptr;
-  P->FD = test::findFunction(P->ctx(), Function);
-  if (!P->FD)
-    return nullptr;
-  P->C.TraverseDecl(const_cast<FunctionDecl *>(P->FD));
   return P;
 }
 
@@ -116,7 +92,7 @@ TEST(MemoryWrites, WritesMakeMemoryChanging) {
   EXPECT_TRUE(P->unchanging(4));  // never written here
   EXPECT_TRUE(P->unchanging(5));  // passed as a pointer to const
   EXPECT_FALSE(P->unchanging(6)); // a non-const member was called on it
-  const auto *Sum = cast<BinaryOperator>(P->C.Uses[7]);
+  const auto *Sum = cast<BinaryOperator>(P->C.Uses[7]->IgnoreImpCasts());
   EXPECT_TRUE(isUnchangingMemory(Sum->getLHS()->IgnoreImpCasts(), P->FD, P->ctx()));
   EXPECT_FALSE(P->unchanging(8)); // volatile
 }
