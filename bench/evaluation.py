@@ -179,7 +179,8 @@ def render_summary(realcode, recall):
     rows = []
     for r in realcode:
         parts = [(r["id"], r["projects"], r["diagnostics"])]
-        for half in halves(r):
+        # A corpus that is all one split has no halves to show apart.
+        for half in halves(r) if len(halves(r)) > 1 else []:
             names = {n for n, p in r["projects"].items() if p.get("split") == half}
             parts.append(("%s, %s half" % (r["id"], half), {n: r["projects"][n] for n in names},
                           [d for d in r["diagnostics"] if d["project"] in names]))
