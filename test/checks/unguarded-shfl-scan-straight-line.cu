@@ -129,8 +129,9 @@ __global__ void twoTotals(float *a, float *b, float x, float y, int kind) {
 }
 
 // The offset is a local doubled in the loop, and the lane test reads a
-// helper's parameter that its only caller passes as threadIdx.x.
-__device__ void energyReduce(float e, float *total, int tid) {
+// helper's parameter that its only caller passes as threadIdx.x (the helper
+// is internal: no other unit can call it).
+static __device__ void energyReduce(float e, float *total, int tid) {
   int sh = 1;
   for (int i = 0; i < 5; i++) {
     e += __shfl_down_sync(0xffffffff, e, sh);
@@ -144,6 +145,22 @@ __global__ void energyKernel(float *total, const float *in) {
 }
 
 // ---------------------------------------------------------- must flag
+
+// The same helper with external linkage: under -rdc another unit may call
+// it with any `tid`, so the parameter is not read from this unit's calls.
+__device__ void energyReduceExtern(float e, float *total, int tid) {
+  int sh = 1;
+  for (int i = 0; i < 5; i++) {
+    e += __shfl_down_sync(0xffffffff, e, sh);
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: suffix scan: {{.*}} into 'e' {{.*}}[warp-unguarded-shfl-scan]
+    sh += sh;
+  }
+  if (tid % 32 == 0)
+    atomicAdd(total, e);
+}
+__global__ void energyKernelExtern(float *total, const float *in) {
+  energyReduceExtern(in[threadIdx.x], total, threadIdx.x);
+}
 
 // Every lane stores its value: lanes 1..3 of each group hold duplicated ones.
 __global__ void quadSumsAllLanes(float *out, const float *in) {

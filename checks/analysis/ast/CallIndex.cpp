@@ -2,9 +2,11 @@
 
 #include "ast/CallIndex.h"
 #include "ast/AstQueries.h"
+#include "ast/LocalWrites.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -30,6 +32,34 @@ void CallIndex::build(ASTContext &Ctx) {
   CallCollector Collector(Calls);
   for (Decl *D : Ctx.getTraversalScope())
     Collector.TraverseDecl(D);
+}
+
+std::optional<llvm::SmallVector<const Expr *, 4>>
+CallIndex::argumentsPassedFor(const ParmVarDecl *P, ASTContext &Ctx) {
+  const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
+  if (!FD || FD->hasAttr<CUDAGlobalAttr>() || !FD->getBody())
+    return std::nullopt;
+  if (!FD->isInlined() && FD->isExternallyVisible() && !FD->isTemplateInstantiation() &&
+      !FD->getDescribedFunctionTemplate())
+    return std::nullopt;
+  const LocalWriteFacts *W = localWritesOf(P);
+  if (!W || W->isWrittenAfterInit(P))
+    return std::nullopt;
+  // A template's pattern runs as its instantiations, which the calls name.
+  llvm::SmallVector<const FunctionDecl *, 4> Runs = {FD};
+  if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate())
+    Runs.assign(Template->specializations().begin(), Template->specializations().end());
+  llvm::SmallVector<const Expr *, 4> Args;
+  for (const FunctionDecl *Run : Runs)
+    for (const CallExpr *Call : callsOf(Run, Ctx)) {
+      const Expr *Arg = argumentForParameter(Call, Run, P->getFunctionScopeIndex());
+      if (!Arg)
+        return std::nullopt;
+      Args.push_back(Arg);
+    }
+  if (Args.empty())
+    return std::nullopt;
+  return Args;
 }
 
 llvm::ArrayRef<const CallExpr *> CallIndex::callsOf(const FunctionDecl *FD, ASTContext &Ctx) {

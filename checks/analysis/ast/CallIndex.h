@@ -14,9 +14,11 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 
 namespace clang {
 class ASTContext;
+class Expr;
 class CallExpr;
 class DeclRefExpr;
 class FunctionDecl;
@@ -30,6 +32,13 @@ public:
   /// The direct calls of \p FD (by its canonical declaration).
   llvm::ArrayRef<const clang::CallExpr *> callsOf(const clang::FunctionDecl *FD,
                                                   clang::ASTContext &Ctx);
+  /// The argument every call in the unit passes for \p P (a template
+  /// pattern's parameter: through the calls of its instantiations); nullopt
+  /// when the function may be called from another unit (external, not
+  /// inline, not a template: under -rdc), is a kernel, writes \p P, or has
+  /// no call here.
+  std::optional<llvm::SmallVector<const clang::Expr *, 4>>
+  argumentsPassedFor(const clang::ParmVarDecl *P, clang::ASTContext &Ctx);
   /// A call that passes a `__shared__` array (decayed to a pointer) for
   /// pointer parameter \p P: that array's reference; null when none does.
   const clang::DeclRefExpr *sharedArrayPassedFor(const clang::ParmVarDecl *P,

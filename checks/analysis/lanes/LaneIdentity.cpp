@@ -243,28 +243,18 @@ struct Recogniser {
   }
 
   PositionForm commonCallerForm(const FunctionDecl *FD, const ParmVarDecl *Parm) {
-    if (!FD->isInlined() && FD->isExternallyVisible() && !FD->isTemplateInstantiation() &&
-        !FD->getDescribedFunctionTemplate())
-      return PositionForm();
-    const LocalWriteFacts *W = localWritesOf(Parm);
-    if (!W || W->isWrittenAfterInit(Parm))
-      return PositionForm();
-    // A template's pattern runs as its instantiations, which the calls name.
-    llvm::SmallVector<const FunctionDecl *, 4> Runs = {FD};
-    if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate())
-      Runs.assign(Template->specializations().begin(), Template->specializations().end());
     ASTContext &Unit = FD->getASTContext();
-    CallIndex &Calls = UnitContext::of(Unit).get<CallIndex>();
-    unsigned Index = Parm->getFunctionScopeIndex();
+    auto Args = UnitContext::of(Unit).get<CallIndex>().argumentsPassedFor(Parm, Unit);
+    if (!Args)
+      return PositionForm();
     std::optional<PositionForm> Common;
-    for (const FunctionDecl *Run : Runs)
-      for (const CallExpr *Call : Calls.callsOf(Run, Unit)) {
-        PositionForm F = form(argumentForParameter(Call, Run, Index), 1, /*InHelper=*/true);
-        F.Group = nullptr; // an object of the caller
-        if (F.Kind == PositionForm::Other || (Common && !sameForm(*Common, F)))
-          return PositionForm();
-        Common = F;
-      }
+    for (const Expr *Arg : *Args) {
+      PositionForm F = form(Arg, 1, /*InHelper=*/true);
+      F.Group = nullptr; // an object of the caller
+      if (F.Kind == PositionForm::Other || (Common && !sameForm(*Common, F)))
+        return PositionForm();
+      Common = F;
+    }
     return Common ? *Common : PositionForm();
   }
 

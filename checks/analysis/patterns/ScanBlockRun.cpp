@@ -90,22 +90,20 @@ private:
   /// A helper's parameter that it never writes holds what its callers pass:
   /// the term every call in the unit gives its argument (the caller's thread
   /// is the helper's), through a few levels of helpers. Null when the calls
-  /// differ, one cannot be translated, or the helper is a kernel or has no
-  /// caller here (it may be called from another unit).
+  /// differ or one cannot be translated, and where CallIndex::
+  /// argumentsPassedFor has no answer (a kernel, a helper another unit may
+  /// call).
   TermRef passedByEveryCall(const ParmVarDecl *Param, SymbolicTranslator &T) {
     constexpr unsigned MaxCallerDepth = 3, MaxCalls = 16;
-    const auto *FD = dyn_cast<FunctionDecl>(Param->getDeclContext());
-    if (!FD || FD->hasAttr<CUDAGlobalAttr>() || !FD->getBody() || CallerDepth >= MaxCallerDepth ||
-        localWritesOfBody(FD).isWrittenAfterInit(Param))
+    if (CallerDepth >= MaxCallerDepth)
       return nullptr;
-    llvm::ArrayRef<const CallExpr *> Calls = UnitContext::of(Ctx).get<CallIndex>().callsOf(FD, Ctx);
-    if (Calls.empty() || Calls.size() > MaxCalls)
+    auto Args = UnitContext::of(Ctx).get<CallIndex>().argumentsPassedFor(Param, Ctx);
+    if (!Args || Args->size() > MaxCalls)
       return nullptr;
     ++CallerDepth;
     TermRef Common = nullptr;
-    for (const CallExpr *Call : Calls) {
-      const Expr *Arg = argumentForParameter(Call, FD, Param->getFunctionScopeIndex());
-      TermRef Passed = Arg ? T.translate(Arg) : nullptr;
+    for (const Expr *Arg : *Args) {
+      TermRef Passed = T.translate(Arg);
       if (!Passed || (Common && Passed != Common)) {
         Common = nullptr;
         break;
@@ -130,6 +128,31 @@ private:
   ASTContext &Ctx;
   unsigned CallerDepth = 0;
 };
+
+/// The value `x op= r` leaves in x when x held \p Old (C's arithmetic on
+/// int64_t; shifts and division only where defined); nullopt otherwise.
+std::optional<int64_t> assigned(BinaryOperatorKind Op, std::optional<int64_t> Old, int64_t R) {
+  if (Op == BO_Assign)
+    return R;
+  if (!Old)
+    return std::nullopt;
+  switch (Op) {
+  case BO_AddAssign:
+    return *Old + R;
+  case BO_SubAssign:
+    return *Old - R;
+  case BO_MulAssign:
+    return *Old * R;
+  case BO_DivAssign:
+    return R ? std::optional(*Old / R) : std::nullopt;
+  case BO_ShlAssign:
+    return R >= 0 && R < 32 ? std::optional(*Old << R) : std::nullopt;
+  case BO_ShrAssign:
+    return R >= 0 && R < 63 ? std::optional(*Old >> R) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
 
 struct WrongUseSeen {
   const Stmt *Use = nullptr;
@@ -614,37 +637,8 @@ private:
         Next = U->isIncrementOp() ? I + 1 : I - 1;
       } else if (const auto *B = dyn_cast<BinaryOperator>(Inc);
                  B && B->isAssignmentOp() && storedLocalVar(B->getLHS()) == IV) {
-        std::optional<int64_t> R = Uniform(B->getRHS());
-        if (R) {
-          switch (B->getOpcode()) {
-          case BO_Assign:
-            Next = R;
-            break;
-          case BO_AddAssign:
-            Next = I + *R;
-            break;
-          case BO_SubAssign:
-            Next = I - *R;
-            break;
-          case BO_MulAssign:
-            Next = I * *R;
-            break;
-          case BO_DivAssign:
-            if (*R)
-              Next = I / *R;
-            break;
-          case BO_ShlAssign:
-            if (*R >= 0 && *R < 32)
-              Next = I << *R;
-            break;
-          case BO_ShrAssign:
-            if (*R >= 0 && *R < 63)
-              Next = I >> *R;
-            break;
-          default:
-            break;
-          }
-        }
+        if (std::optional<int64_t> R = Uniform(B->getRHS()))
+          Next = assigned(B->getOpcode(), I, *R);
       }
       if (!Next) {
         unbind(IV);
@@ -767,34 +761,7 @@ private:
     unbind(V);
     if (!OneValue || !Common)
       return;
-    std::optional<int64_t> Next;
-    switch (Op) {
-    case BO_Assign:
-      Next = Common;
-      break;
-    case BO_AddAssign:
-      if (Old)
-        Next = *Old + *Common;
-      break;
-    case BO_SubAssign:
-      if (Old)
-        Next = *Old - *Common;
-      break;
-    case BO_MulAssign:
-      if (Old)
-        Next = *Old * *Common;
-      break;
-    case BO_ShlAssign:
-      if (Old && *Common >= 0 && *Common < 32)
-        Next = *Old << *Common;
-      break;
-    case BO_ShrAssign:
-      if (Old && *Common >= 0 && *Common < 63)
-        Next = *Old >> *Common;
-      break;
-    default:
-      break;
-    }
+    std::optional<int64_t> Next = assigned(Op, Old, *Common);
     if (Next)
       bind(V, *Next);
   }
