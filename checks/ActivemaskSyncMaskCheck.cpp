@@ -2,6 +2,7 @@
 
 #include "ActivemaskSyncMaskCheck.h"
 #include "ast/AstQueries.h"
+#include "ast/ConstantPath.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/WarpCollective.h"
 #include "matchers/CheckMatchers.h"

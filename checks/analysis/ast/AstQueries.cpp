@@ -153,17 +153,6 @@ const Stmt *discardedBranch(const Stmt *S) {
 
 bool isLoopStmt(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
 
-const Expr *onlyReturnedExpr(const FunctionDecl *FD) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD || !FD->hasBody(Def) || !Def)
-    return nullptr;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  if (!Body || Body->size() != 1)
-    return nullptr;
-  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
-  return Ret ? Ret->getRetValue() : nullptr;
-}
-
 void forEachStmt(const Stmt *S, llvm::function_ref<void(const Stmt *)> Fn) {
   if (!S)
     return;

@@ -59,10 +59,6 @@ const clang::Stmt *discardedBranch(const clang::Stmt *S);
 /// True for the four loop statements (for, range-for, while, do).
 bool isLoopStmt(const clang::Stmt *S);
 
-/// The expression \p FD's definition only returns (`{ return threadIdx.x & 31; }`),
-/// or null when the function has no body or its body is anything more.
-const clang::Expr *onlyReturnedExpr(const clang::FunctionDecl *FD);
-
 /// Calls \p Fn on \p S and every statement below it, pre-order, skipping
 /// discarded `if constexpr` branches. (A function_ref, not a std::function:
 /// the analyses walk every body several times, and the call per node shows.)

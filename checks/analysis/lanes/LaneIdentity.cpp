@@ -3,6 +3,7 @@
 #include "lanes/LaneIdentity.h"
 #include "ast/AstQueries.h"
 #include "ast/CallIndex.h"
+#include "ast/ConstantPath.h"
 #include "ast/LocalWrites.h"
 #include "ast/ThreadIndex.h"
 #include "ast/UnitContext.h"
@@ -150,25 +151,27 @@ struct Recogniser {
     }
   }
 
-  // The form every `return` of a parameterless helper gives, when they agree.
+  // The form of what a helper returns: the one return its constant path
+  // reaches (ConstantPath.h), else every `return`, when they agree. Its
+  // parameters are what every call passes (fromCallers).
   PositionForm helper(const CallExpr *Call, unsigned Depth) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
-    if (!Def || !Def->hasBody() || Def->getNumParams() != 0 || Def->isDependentContext() ||
-        Def == Env.Self || (Env.Self && Def == Env.Self->getDefinition()))
+    if (!Def || !Def->hasBody() || Def->isDependentContext() || Def == Env.Self ||
+        (Env.Self && Def == Env.Self->getDefinition()))
       return PositionForm();
+    if (const ReturnStmt *Only = constantPath(Def).Return)
+      return returnedForm(Only, Depth);
     std::optional<PositionForm> Common;
-    bool Agree = true;
     llvm::SmallVector<const Stmt *, 16> Work = {Def->getBody()};
-    while (!Work.empty() && Agree) {
+    while (!Work.empty()) {
       const Stmt *S = Work.pop_back_val();
       if (!S || isa<LambdaExpr>(S))
         continue; // a lambda's returns are its own
       if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
-        PositionForm F = form(Ret->getRetValue(), Depth + 1, /*InHelper=*/true);
-        F.Group = nullptr; // an object of the helper, not of the caller
+        PositionForm F = returnedForm(Ret, Depth);
         if (F.Kind == PositionForm::Other || (Common && !sameForm(*Common, F)))
-          Agree = false;
+          return PositionForm();
         Common = F;
         continue;
       }
@@ -177,7 +180,13 @@ struct Recogniser {
         if (Child != Discarded)
           Work.push_back(Child);
     }
-    return Agree && Common ? *Common : PositionForm();
+    return Common ? *Common : PositionForm();
+  }
+
+  PositionForm returnedForm(const ReturnStmt *Ret, unsigned Depth) {
+    PositionForm F = form(Ret->getRetValue(), Depth + 1, /*InHelper=*/true);
+    F.Group = nullptr; // an object of the helper, not of the caller
+    return F;
   }
 
   PositionForm call(const CallExpr *Call, unsigned Depth, bool InHelper) {

@@ -7,7 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ast/AstQueries.h"
+#include "ast/CallIndex.h"
+#include "ast/ConstantPath.h"
+#include "ast/LocalWrites.h"
 #include "ast/ThreadIndex.h"
+#include "ast/UnitContext.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/WarpIntrinsics.h"
 #include "symbolic/SymbolicTerm.h"
@@ -95,6 +99,60 @@ std::optional<XorShuffle> xorShuffleOf(const CallExpr *Call, unsigned Depth = 0)
   S->Mask = Bind(S->Mask, Ok);
   S->Width = Bind(S->Width, Ok);
   return Ok ? S : std::nullopt;
+}
+
+/// Whether a declaration statement within \p Scope declares \p V.
+bool declares(const Stmt *Scope, const VarDecl *V) {
+  bool Found = false;
+  forEachStmt(Scope, [&](const Stmt *S) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        Found |= D == V;
+  });
+  return Found;
+}
+
+bool isCommutative(BinaryOperatorKind K) {
+  return K == BO_Add || K == BO_Mul || K == BO_And || K == BO_Or || K == BO_Xor;
+}
+
+/// \p E as a commutative combination of two operands, put in \p A and \p B:
+/// `a op b` for a commutative operator; a call of min or max; or a call of
+/// a function that returns such a combination of its two parameters
+/// (`static T op(T a, T b) { return a | b; }`), whatever it is named.
+bool commutativeOperands(const Expr *E, const Expr *&A, const Expr *&B, unsigned Depth = 0) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    A = BO->getLHS();
+    B = BO->getRHS();
+    return isCommutative(BO->getOpcode());
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  unsigned First = Callee ? firstParameterArgument(Call, Callee) : 0;
+  if (!Callee || Call->getNumArgs() != First + 2 || Depth > 2)
+    return false;
+  A = Call->getArg(First);
+  B = Call->getArg(First + 1);
+  if (Callee->getIdentifier()) {
+    llvm::StringRef Name = Callee->getName();
+    if (Name == "max" || Name == "min" || Name == "fmaxf" || Name == "fminf" || Name == "fmax" ||
+        Name == "fmin" || Name == "__hmax" || Name == "__hmin")
+      return true;
+  }
+  const FunctionDecl *Def = Callee->getDefinition();
+  const ReturnStmt *Ret = Def ? constantPath(Def).Return : nullptr;
+  const Expr *InnerA = nullptr, *InnerB = nullptr;
+  if (!Ret || !Ret->getRetValue() || Def->getNumParams() != 2 ||
+      !commutativeOperands(Ret->getRetValue(), InnerA, InnerB, Depth + 1))
+    return false;
+  // The helper's own operands must be its two parameters, one each.
+  auto Parameter = [&](const Expr *X) -> const ParmVarDecl * {
+    const auto *Ref = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
+    return Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  };
+  const ParmVarDecl *PA = Parameter(InnerA), *PB = Parameter(InnerB);
+  return PA && PB && PA != PB && PA->getDeclContext() == Def && PB->getDeclContext() == Def;
 }
 
 } // namespace
@@ -190,7 +248,7 @@ FunctionUniformity::Impl::findButterflies(const ForStmt *For) {
     if (Target == Offset)
       OffsetWritten = true;
     ++Writes[Target];
-    if (isButterflyStep(Target, Op, Value, Offset))
+    if (isButterflyStep(Target, Op, Value, Offset, For->getBody()))
       ++Steps[Target];
   });
   if (OffsetWritten)
@@ -201,50 +259,168 @@ FunctionUniformity::Impl::findButterflies(const ForStmt *For) {
   return Result;
 }
 
-/// `v op= shfl`, `v = v op shfl`, `v = op(v, shfl)` with shfl =
-/// `__shfl_xor_sync(full mask, v, offset[, 32])`, directly or through a
-/// one-line wrapper (xorShuffleOf), and op commutative.
-bool FunctionUniformity::Impl::isButterflyStep(const VarDecl *V, BinaryOperatorKind Op,
-                                               const Expr *Value, const VarDecl *Offset) {
-  auto IsV = [&](const Expr *E) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return Ref && Ref->getDecl() == V;
-  };
-  auto IsShuffle = [&](const Expr *E) {
-    std::optional<XorShuffle> S = xorShuffleOf(dyn_cast<CallExpr>(E->IgnoreParenImpCasts()));
-    if (!S || !S->Mask)
-      return false;
-    std::optional<uint32_t> Mask = resolveMaskConstant(S->Mask, Ctx);
-    const auto *Lane = dyn_cast<DeclRefExpr>(S->Lane->IgnoreParenImpCasts());
-    if (!Mask || *Mask != 0xffffffffu || !IsV(S->Value) || !Lane || Lane->getDecl() != Offset)
-      return false;
-    if (S->Width) {
-      std::optional<int64_t> Width = integerConstant(S->Width, Ctx);
-      if (!Width || *Width != 32)
-        return false;
-    }
-    return true;
-  };
-  auto Commutative = [](BinaryOperatorKind K) {
-    return K == BO_Add || K == BO_Mul || K == BO_And || K == BO_Or || K == BO_Xor;
-  };
-  if (Op != BO_Assign)
-    return Commutative(BinaryOperator::getOpForCompoundAssignment(Op)) && IsShuffle(Value);
-  const Expr *E = Value->IgnoreParenImpCasts();
-  if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    return Commutative(BO->getOpcode()) && ((IsV(BO->getLHS()) && IsShuffle(BO->getRHS())) ||
-                                            (IsV(BO->getRHS()) && IsShuffle(BO->getLHS())));
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() != 2)
-      return false;
-    llvm::StringRef Name = Callee->getName();
-    bool MinMax = Name == "max" || Name == "min" || Name == "fmaxf" || Name == "fminf" ||
-                  Name == "fmax" || Name == "fmin" || Name == "__hmax" || Name == "__hmin";
-    return MinMax && ((IsV(Call->getArg(0)) && IsShuffle(Call->getArg(1))) ||
-                      (IsV(Call->getArg(1)) && IsShuffle(Call->getArg(0))));
+const VarDecl *FunctionUniformity::Impl::butterflyChainEnd(const Stmt *S) {
+  if (!ChainsScanned) {
+    ChainsScanned = true;
+    forEachStmt(FD->getBody(), [&](const Stmt *Child) {
+      if (const auto *Block = dyn_cast<CompoundStmt>(Child))
+        scanButterflyChains(Block);
+    });
   }
-  return false;
+  return ButterflyChainEnds.lookup(S);
+}
+
+namespace {
+/// The variable \p S writes as a whole, how, and with what: `T v = e;`,
+/// `v = e`, `v op= e`.
+struct WholeWrite {
+  const VarDecl *Target = nullptr;
+  BinaryOperatorKind Op = BO_Assign;
+  const Expr *Value = nullptr;
+};
+WholeWrite wholeWriteOf(const Stmt *S) {
+  WholeWrite W;
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    const auto *V = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    if (V && V->hasLocalStorage() && V->getInit()) {
+      W.Target = V;
+      W.Value = V->getInit();
+    }
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (V && V->hasLocalStorage()) {
+      W.Target = V;
+      W.Op = BO->getOpcode();
+      W.Value = BO->getRHS();
+    }
+  }
+  return W;
+}
+} // namespace
+
+// After the step with offset k, each lane holds the combination over the
+// lanes its index reaches by xor with the offsets so far; once 16, 8, 4, 2
+// and 1 are all in, that is every lane of the warp, whatever the order. A
+// shuffle may sit in a local declared by the statement just before its step
+// (`T t = shfl(a, 8); a = a + t;`); any other statement ends the chain.
+void FunctionUniformity::Impl::scanButterflyChains(const CompoundStmt *Block) {
+  const VarDecl *Chain = nullptr;
+  unsigned Offsets = 0;
+  const Stmt *Pending = nullptr;
+  for (const Stmt *S : Block->body()) {
+    WholeWrite W = wholeWriteOf(S);
+    std::optional<ButterflyStep> Step =
+        W.Target ? butterflyStep(W.Target, W.Op, W.Value, Pending) : std::nullopt;
+    std::optional<int64_t> K = Step ? integerConstant(Step->Lane, Ctx) : std::nullopt;
+    bool PowerOfTwo = K && *K >= 1 && *K <= 16 && (*K & (*K - 1)) == 0;
+    Pending = nullptr;
+    if (!PowerOfTwo) {
+      // A shuffle kept for the next statement's step leaves the chain open.
+      if (W.Target && isa<DeclStmt>(S) &&
+          xorShuffleOf(dyn_cast<CallExpr>(W.Value->IgnoreParenImpCasts()))) {
+        Pending = S;
+        continue;
+      }
+      Chain = nullptr;
+      Offsets = 0;
+      continue;
+    }
+    if (Step->Source == W.Target && W.Target == Chain && !(Offsets & *K)) {
+      Offsets |= *K;
+    } else {
+      Chain = W.Target;
+      Offsets = *K;
+    }
+    if (Offsets == 31) {
+      ButterflyChainEnds[S] = Chain;
+      Chain = nullptr;
+      Offsets = 0;
+    }
+  }
+}
+
+/// `v op= shfl`, `v = v op shfl`, `v = op(v, shfl)` with shfl =
+/// `__shfl_xor_sync(full mask, v, offset[, 32])` and op commutative.
+bool FunctionUniformity::Impl::isButterflyStep(const VarDecl *V, BinaryOperatorKind Op,
+                                               const Expr *Value, const VarDecl *Offset,
+                                               const Stmt *LocalScope) {
+  std::optional<ButterflyStep> Step = butterflyStep(V, Op, Value, LocalScope);
+  const auto *Lane = Step ? dyn_cast<DeclRefExpr>(Step->Lane->IgnoreParenImpCasts()) : nullptr;
+  return Step && Step->Source == V && Lane && Lane->getDecl() == Offset;
+}
+
+std::optional<FunctionUniformity::Impl::ButterflyStep>
+FunctionUniformity::Impl::butterflyStep(const VarDecl *V, BinaryOperatorKind Op, const Expr *Value,
+                                        const Stmt *LocalScope) {
+  if (!V || !Value)
+    return std::nullopt;
+  const Expr *Combined = Value->IgnoreParenImpCasts();
+  const Expr *A = nullptr, *B = nullptr;
+  if (Op != BO_Assign) {
+    // `v op= shfl`: op(v, shfl).
+    if (!isCommutative(BinaryOperator::getOpForCompoundAssignment(Op)))
+      return std::nullopt;
+    return shuffleStep(Combined, V, LocalScope);
+  }
+  if (!commutativeOperands(Combined, A, B))
+    return std::nullopt;
+  // One operand is the shuffle, the other the variable it shuffles.
+  for (auto [Source, Shuffle] : {std::pair(A, B), std::pair(B, A)})
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Source->IgnoreParenImpCasts()))
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        if (std::optional<ButterflyStep> Step = shuffleStep(Shuffle, Var, LocalScope))
+          return Step;
+  return std::nullopt;
+}
+
+/// \p E as a full-warp xor shuffle of \p Source: the call itself, or a local
+/// declared within \p LocalScope by one and never written after (`T val =
+/// __shfl_xor_sync(...)` in the loop's body, or just before the step): a
+/// local defined earlier may hold the shuffle of an older value.
+std::optional<FunctionUniformity::Impl::ButterflyStep>
+FunctionUniformity::Impl::shuffleStep(const Expr *E, const VarDecl *Source,
+                                      const Stmt *LocalScope) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Local = dyn_cast<VarDecl>(Ref->getDecl());
+        Local && Local != Source && declares(LocalScope, Local))
+      if (const Expr *Init = singleAssignmentInit(Local))
+        E = Init->IgnoreParenImpCasts();
+  std::optional<XorShuffle> S = xorShuffleOf(dyn_cast<CallExpr>(E));
+  if (!S || !S->Mask)
+    return std::nullopt;
+  const auto *Value = dyn_cast<DeclRefExpr>(S->Value->IgnoreParenImpCasts());
+  std::optional<uint32_t> Mask = maskInEveryCall(S->Mask);
+  if (!Value || Value->getDecl() != Source || !Mask || *Mask != 0xffffffffu)
+    return std::nullopt;
+  if (S->Width) {
+    std::optional<int64_t> Width = integerConstant(S->Width, Ctx);
+    if (!Width || *Width != 32)
+      return std::nullopt;
+  }
+  return ButterflyStep{S->Lane, Source};
+}
+
+/// A mask's value: a constant, or a parameter for which every call of the
+/// function passes the same constant (`warpReduction(FULL_MASK, v)`).
+std::optional<uint32_t> FunctionUniformity::Impl::maskInEveryCall(const Expr *Mask) {
+  if (std::optional<uint32_t> V = resolveMaskConstant(Mask, Ctx))
+    return V;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Mask->IgnoreParenImpCasts());
+  const auto *Parm = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  auto Args =
+      Parm ? UnitContext::of(Ctx).get<CallIndex>().argumentsPassedFor(Parm, Ctx) : std::nullopt;
+  if (!Args)
+    return std::nullopt;
+  std::optional<uint32_t> Common;
+  for (const Expr *Arg : *Args) {
+    std::optional<uint32_t> V = resolveMaskConstant(Arg, Ctx);
+    if (!V || (Common && *Common != *V))
+      return std::nullopt;
+    Common = V;
+  }
+  return Common;
 }
 
 } // namespace warp_tidy

@@ -235,6 +235,7 @@ struct FunctionUniformity::Impl {
   void assign(State &S, const clang::VarDecl *V, ValueDeps D, bool Whole, unsigned BlockID);
 
   void transferStmt(const clang::Stmt *St, State &S, unsigned BlockID);
+  void transferEffects(const clang::Stmt *St, State &S, unsigned BlockID);
 
   /// A call of an analysed helper with non-const reference parameters: each
   /// argument gets what the helper leaves in its parameter (a broadcast
@@ -273,11 +274,34 @@ struct FunctionUniformity::Impl {
 
   llvm::SmallVector<const clang::VarDecl *, 1> findButterflies(const clang::ForStmt *For);
 
+  /// The variable a statement leaves identical in every lane by completing
+  /// a straight-line butterfly: consecutive steps on one variable with the
+  /// constant offsets 16, 8, 4, 2 and 1, each once, in any order (`a = c |
+  /// shfl(c, 16); a |= shfl(a, 8); ...`); null for other statements.
+  const clang::VarDecl *butterflyChainEnd(const clang::Stmt *S);
+  llvm::DenseMap<const clang::Stmt *, const clang::VarDecl *> ButterflyChainEnds;
+  bool ChainsScanned = false;
+  void scanButterflyChains(const clang::CompoundStmt *Block);
+
   /// `v op= shfl`, `v = v op shfl`, `v = op(v, shfl)` with shfl =
   /// `__shfl_xor_sync(full mask, v, offset[, 32])`, directly or through a
   /// one-line wrapper of it, and op commutative.
   bool isButterflyStep(const clang::VarDecl *V, clang::BinaryOperatorKind Op,
-                       const clang::Expr *Value, const clang::VarDecl *Offset);
+                       const clang::Expr *Value, const clang::VarDecl *Offset,
+                       const clang::Stmt *LocalScope);
+
+  /// One step of a butterfly, written into V: V = Source op
+  /// shfl_xor(full, Source, Lane) (Source is V itself after the first step).
+  struct ButterflyStep {
+    const clang::Expr *Lane;
+    const clang::VarDecl *Source;
+  };
+  std::optional<ButterflyStep> butterflyStep(const clang::VarDecl *V, clang::BinaryOperatorKind Op,
+                                             const clang::Expr *Value,
+                                             const clang::Stmt *LocalScope);
+  std::optional<ButterflyStep> shuffleStep(const clang::Expr *E, const clang::VarDecl *Source,
+                                           const clang::Stmt *LocalScope);
+  std::optional<uint32_t> maskInEveryCall(const clang::Expr *Mask);
 
   //--- Symbolic values, for the prover (SymbolicView.{h,cpp}) ---------------
   //

@@ -11,6 +11,7 @@
 
 #include "uniformity/SymbolicView.h"
 #include "ast/AstQueries.h"
+#include "ast/ConstantPath.h"
 #include "ast/FieldConstruction.h"
 #include "ast/MemoryWrites.h"
 #include "ast/ThreadIndex.h"
@@ -412,19 +413,15 @@ static bool onlyThreadLeaves(TermRef R) {
 }
 
 namespace {
-/// A helper body of const local definitions (and static_asserts) followed by
-/// one `return E;`: E, with the locals in order in \p Locals. Null for any
-/// other body.
+/// A helper that returns one expression in this instantiation: the return
+/// its constant path reaches (ConstantPath.h), passing only definitions of
+/// const integer locals (and static_asserts), which go to \p Locals in
+/// order. Null for any other body.
 const Expr *helperBody(const FunctionDecl *Def, llvm::SmallVectorImpl<const VarDecl *> &Locals) {
-  const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
-  if (!Body || Body->body_empty())
+  ConstantPath Path = constantPath(Def);
+  if (!Path.Return)
     return nullptr;
-  for (const Stmt *S : Body->body()) {
-    if (const auto *Ret = dyn_cast<ReturnStmt>(S))
-      return S == Body->body_back() ? Ret->getRetValue() : nullptr;
-    const auto *DS = dyn_cast<DeclStmt>(S);
-    if (!DS)
-      return nullptr;
+  for (const DeclStmt *DS : Path.Declarations)
     for (const Decl *D : DS->decls()) {
       if (isa<StaticAssertDecl>(D))
         continue;
@@ -435,8 +432,7 @@ const Expr *helperBody(const FunctionDecl *Def, llvm::SmallVectorImpl<const VarD
         return nullptr;
       Locals.push_back(V);
     }
-  }
-  return nullptr;
+  return Path.Return->getRetValue();
 }
 
 /// The initialiser of \p Field in the braced list \p E of an aggregate;

@@ -91,6 +91,13 @@ void FunctionUniformity::Impl::assign(State &S, const VarDecl *V, ValueDeps D, b
 }
 
 void FunctionUniformity::Impl::transferStmt(const Stmt *St, State &S, unsigned BlockID) {
+  transferEffects(St, S, BlockID);
+  // The last step of a straight-line xor butterfly: every lane agrees.
+  if (const VarDecl *V = butterflyChainEnd(St))
+    assign(S, V, 0, true, BlockID);
+}
+
+void FunctionUniformity::Impl::transferEffects(const Stmt *St, State &S, unsigned BlockID) {
   if (const auto *DS = dyn_cast<DeclStmt>(St)) {
     for (const Decl *D : DS->decls())
       if (const auto *V = dyn_cast<VarDecl>(D)) {
