@@ -365,7 +365,7 @@ static std::optional<CollectiveSite> asDivergent(const CollectiveSite &Site, Pre
 static std::optional<CollectiveSite> withReadExits(const CollectiveSite &Site) {
   CollectiveSite Read = Site;
   llvm::erase_if(Read.EarlyExits,
-                 [](const DivergenceSource &S) { return S.KeepsWholeSegments || S.ExitsAtEnd; });
+                 [](const DivergenceSource &S) { return S.ExitedLanesUnread || S.ExitsAtEnd; });
   if (Read.EarlyExits.empty())
     return std::nullopt;
   return Read;
@@ -374,7 +374,7 @@ static std::optional<CollectiveSite> withReadExits(const CollectiveSite &Site) {
 void DivergentFullMaskCheck::reportExits(const CollectiveSite &Site, LaneSet Missing,
                                          const FunctionUniformity &Analysis, ASTContext &Ctx) {
   auto Any = [](const DivergenceSource &) { return true; };
-  auto Reads = [](const DivergenceSource &S) { return !S.KeepsWholeSegments; };
+  auto Reads = [](const DivergenceSource &S) { return !S.ExitedLanesUnread; };
   if (!independentThreadScheduling(Ctx)) {
     if (std::optional<CollectiveSite> D = asDivergent(Site, Any))
       return reportDivergent(*D, Missing, Analysis, Ctx);

@@ -12,6 +12,7 @@
 #include "intrinsics/CollectiveCalls.h"
 #include "matchers/CheckMatchers.h"
 #include "uniformity/LaneMasks.h"
+#include "uniformity/LaunchedProvers.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
@@ -31,7 +32,8 @@ void InconsistentMaskCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   WarpAnalysisCache &Cache = analysisCache(Ctx);
-  LaneMaskQuestions Questions(Cache.terms(), Cache.prover());
+  LaneMaskQuestions Questions(Cache.terms(), proverFor(Analysis->function(), Cache.prover(),
+                                                       Cache.options().AssumeWarpAlignedBlocks));
   for (const CollectiveSite &Site : Analysis->sites()) {
     // The mask as the site gives it: the collective's argument, an inline
     // PTX collective's operand, or what a wrapper passes on as its mask.

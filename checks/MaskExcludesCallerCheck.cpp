@@ -14,6 +14,7 @@
 #include "matchers/CheckMatchers.h"
 #include "symbolic/SymbolicTerm.h"
 #include "uniformity/LaneMasks.h"
+#include "uniformity/LaunchedProvers.h"
 #include "uniformity/RunTimeMasks.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -28,6 +29,13 @@ namespace warp_tidy {
 
 void MaskExcludesCallerCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(functionDecl(isProjectFunctionDefinition()).bind("fn"), this);
+}
+
+/// The prover for questions about \p Analysis's function: in the block
+/// shapes of its launches when the unit shows them all.
+static UniformityProver &functionProver(const FunctionUniformity &Analysis,
+                                        WarpAnalysisCache &Cache) {
+  return proverFor(Analysis.function(), Cache.prover(), Cache.options().AssumeWarpAlignedBlocks);
 }
 
 /// A hexadecimal literal of five to seven `f` digits: a full mask with
@@ -70,7 +78,7 @@ void MaskExcludesCallerCheck::checkLaneExpressionMask(const FunctionUniformity &
   if (!LaneMaskQuestions::isLaneExpression(MaskTerm))
     return;
   WarpAnalysisCache &Cache = analysisCache(Ctx);
-  LaneMaskQuestions Questions(Cache.terms(), Cache.prover());
+  LaneMaskQuestions Questions(Cache.terms(), functionProver(Analysis, Cache));
   LaneMaskQuestions::LaneWithoutOwnBit W;
   bool Proved = Questions.laneWithoutOwnBit(MaskTerm, lanesExecuting(Site), &W) ==
                 LaneMaskQuestions::Existence::Exists;
@@ -105,7 +113,8 @@ void MaskExcludesCallerCheck::checkBallotMask(const FunctionUniformity &Analysis
   const SourceManager &SM = Ctx.getSourceManager();
   if (SM.isInSystemHeader(Site.At->getBeginLoc()) || !Site.Intrinsic)
     return;
-  const CallExpr *Ballot = ballotMaskLeavingCallersOut(Analysis, Site, analysisCache(Ctx).prover());
+  const CallExpr *Ballot =
+      ballotMaskLeavingCallersOut(Analysis, Site, functionProver(Analysis, analysisCache(Ctx)));
   if (!Ballot)
     return;
   const Expr *Mask = Site.MaskExpr;
@@ -144,8 +153,11 @@ void MaskExcludesCallerCheck::checkRunTimeMasks(const FunctionUniformity &Analys
                                                 ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   WarpAnalysisCache &Cache = analysisCache(Ctx);
+  // Masks are evaluated in this function's blocks, a helper's with the
+  // arguments of this function's call.
+  UniformityProver &Prover = functionProver(Analysis, Cache);
   llvm::SmallVector<RunTimeMaskFinding, 2> Findings = runTimeMasksOfKernel(
-      Analysis, Cache.terms(), Cache.prover(), Cache.options().AssumeWarpAlignedBlocks);
+      Analysis, Cache.terms(), Prover, Cache.options().AssumeWarpAlignedBlocks);
   for (const CollectiveSite &Call : Analysis.sites()) {
     // The helper's full analysis only when it can hold such a mask: it may
     // have been evicted from the cache, and recomputing it costs.
@@ -155,7 +167,7 @@ void MaskExcludesCallerCheck::checkRunTimeMasks(const FunctionUniformity &Analys
     if (!Helper)
       continue;
     for (const RunTimeMaskFinding &F :
-         runTimeMasksAtCall(Analysis, Call, *Helper, Cache.terms(), Cache.prover(),
+         runTimeMasksAtCall(Analysis, Call, *Helper, Cache.terms(), Prover,
                             Cache.options().AssumeWarpAlignedBlocks))
       Findings.push_back(F);
   }

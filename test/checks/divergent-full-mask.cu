@@ -473,3 +473,15 @@ __global__ void callHelpersWithReturns(unsigned *out, int n, int v) {
   // CHECK-MESSAGES: :[[@LINE-2]]:42: note: this argument differs between the lanes of a warp, and inside the callee it decides whether a lane reaches the collective
   // CHECK-MESSAGES: :[[@LINE-16]]:10: note: the ballot in 'voteInRange' that needs the lanes is here
 }
+
+// threadIdx.x is below 1024: a comparison with a larger constant holds in no
+// lane (a guard that keeps a store alive but never runs), one with a thread
+// that exists splits its warp.
+__global__ void thresholdsPastTheBlock(float *out, float v) {
+  if (threadIdx.x == 2147483647)
+    out[0] = __shfl_xor_sync(FULL, v, 1);
+  if (threadIdx.x == 1023)
+    out[1] = __shfl_xor_sync(FULL, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __shfl_xor_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
+}

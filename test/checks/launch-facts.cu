@@ -9,6 +9,7 @@
 // launch, whose address escapes, or one launch of which gives no guarantee,
 // is still reported.
 
+#include <algorithm>
 #include <cassert>
 #include <cstdlib>
 #include <utility>
@@ -118,6 +119,33 @@ __global__ void externallyVisible(const float *x, float *y, int n) {
 void externallyVisibleHost(const float *x, float *y, int n) {
   CHECK(n % 32 == 0);
   externallyVisible<<<(n + 255) / 256, 256>>>(x, y, n);
+}
+
+// --- silent: a template defined in this file is launched only from here ------
+// No other unit has its definition, so the implicit instantiations launched
+// below are all there are.
+template <int TILE> __global__ void tileRows(const float *x, float *y, int n) {
+  const int i = TILE * blockIdx.x + threadIdx.x / 2;
+  if (i >= n) return;
+  y[i] = __shfl_down_sync(FULL, x[i], 1);
+}
+void tileRowsHost(const float *x, float *y, int n) {
+  constexpr int Br = 64, Bc = 32;
+  assert(n % std::max(Br, Bc) == 0);
+  tileRows<64><<<(n + 63) / 64, 128>>>(x, y, n);
+}
+
+// --- flag: an explicit instantiation may be launched by another unit ------
+template <int TILE> __global__ void exportedTileRows(const float *x, float *y, int n) {
+  const int i = TILE * blockIdx.x + threadIdx.x / 2;
+  if (i >= n) return;
+  y[i] = __shfl_down_sync(FULL, x[i], 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl_down_sync with a full mask runs after a thread-dependent early return{{.*}}[warp-divergent-full-mask]
+}
+template __global__ void exportedTileRows<64>(const float *, float *, int);
+void exportedTileRowsHost(const float *x, float *y, int n) {
+  assert(n % 64 == 0);
+  exportedTileRows<64><<<(n + 63) / 64, 128>>>(x, y, n);
 }
 
 // --- flag: its address escapes to a launch API -----------------------------

@@ -423,6 +423,26 @@ __global__ void ceilingOfConstant(const int *in, int *out) {
   }
 }
 
+// Must stay silent: the same ceiling with the warp size spelt as a macro
+// and its `- 1` outside the sum, `(NT + WARP_SIZE) - 1`, in instantiations
+// of 48 and 256 threads: 2 and 8 warps, rounded up.
+#define WARP_SIZE 32
+template <int NT> __global__ void ceilingOfTemplateSize(const int *in, int *out) {
+  constexpr int kWarps = (NT + WARP_SIZE - 1) / WARP_SIZE;
+  __shared__ int sums[kWarps];
+  const int lane = threadIdx.x % WARP_SIZE, warp = threadIdx.x / WARP_SIZE;
+  int v = warpSum(in[threadIdx.x]);
+  if (lane == 0) sums[warp] = v;
+  __syncthreads();
+  v = lane < kWarps ? sums[lane] : 0;
+  if (warp == 0) {
+    v = warpSum(v);
+    if (lane == 0) out[blockIdx.x] = v;
+  }
+}
+template __global__ void ceilingOfTemplateSize<48>(const int *, int *);
+template __global__ void ceilingOfTemplateSize<256>(const int *, int *);
+
 // Must stay silent: 2-D and struct partials bounded by the number of warps,
 // the result written back after a bounded read.
 __global__ void bounded2DAndStructs(const float *in, float *out, MD *mdOut) {

@@ -256,6 +256,34 @@ TEST(UniformityProver, LinearisedIdIsTheHardwareWarpInAnyBlockShape) {
             UniformityProver::Answer::Varying);
 }
 
+// With the block shapes of the unit's launches, lanes sit where those
+// shapes put them: in 16 x 16 blocks tid.x + 16 * tid.y is the linear id,
+// so over 32 it is the warp and over 16 the half-warp, which the
+// warp-aligned model denies; in 32 x 8 blocks the same value splits warps.
+TEST(UniformityProver, LaunchedBlocksPlaceTheLanes) {
+  Terms T;
+  TermRef Linear16 = T.op(TermOp::Add, T.tidX(), T.op(TermOp::Mul, T.c(16), T.tidY()));
+  TermRef Warp = T.op(TermOp::LShr, Linear16, T.c(5));
+  TermRef Half = T.op(TermOp::And, T.op(TermOp::LShr, Linear16, T.c(4)), T.c(1));
+  UniformityProver Aligned(true, NoWallClockLimit);
+  UniformityProver Square(true, NoWallClockLimit, {{16, 16, 1}});
+  UniformityProver Wide(true, NoWallClockLimit, {{32, 8, 1}});
+  UniformityProver Both(true, NoWallClockLimit, {{16, 16, 1}, {32, 8, 1}});
+  EXPECT_EQ(Aligned.sameInGroup(Warp), UniformityProver::Answer::Varying);
+  EXPECT_EQ(Square.sameInGroup(Warp), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(Square.sameInGroup(Half, 16), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(Wide.sameInGroup(Warp), UniformityProver::Answer::Varying);
+  // Uniform only if uniform in every launched shape.
+  EXPECT_EQ(Both.sameInGroup(Warp), UniformityProver::Answer::Varying);
+  // A 48-thread block: its second warp has lanes 0-15 only (tid.x 32-47),
+  // so tid.x < 48 holds in every lane that exists.
+  UniformityProver Partial(true, NoWallClockLimit, {{48, 1, 1}});
+  EXPECT_EQ(Partial.sameInGroup(T.op(TermOp::ULt, T.tidX(), T.c(48))),
+            UniformityProver::Answer::Uniform);
+  EXPECT_EQ(Partial.sameInGroup(T.op(TermOp::ULt, T.tidX(), T.c(40))),
+            UniformityProver::Answer::Varying);
+}
+
 TEST(UniformityProver, AnswersAreCachedByShapeNotByName) {
   Terms T;
   UniformityProver P(true, NoWallClockLimit);

@@ -7,6 +7,7 @@
 #include "ast/UnitParents.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -21,6 +22,21 @@
 using namespace clang;
 
 namespace warp_tidy {
+
+/// A kernel that another unit may launch: one with external linkage, except
+/// an implicit instantiation of a template defined in this unit's own file
+/// (not a header), which no other unit can instantiate.
+static bool launchableElsewhere(const FunctionDecl *Kernel) {
+  if (!Kernel->isExternallyVisible())
+    return false;
+  const FunctionTemplateDecl *Primary = Kernel->getPrimaryTemplate();
+  if (!Primary || Kernel->getTemplateSpecializationKind() != TSK_ImplicitInstantiation)
+    return true;
+  const FunctionDecl *Pattern = Primary->getTemplatedDecl()->getDefinition();
+  const SourceManager &SM = Kernel->getASTContext().getSourceManager();
+  return !Pattern || !SM.isInMainFile(SM.getExpansionLoc(Pattern->getLocation()));
+}
+
 namespace {
 
 bool isKernel(const FunctionDecl *FD) { return FD && FD->hasAttr<CUDAGlobalAttr>(); }
@@ -562,6 +578,31 @@ PointerLaunchMap pointerLaunches(const std::vector<LaunchSite> &Launches) {
 
 } // namespace
 
+/// Adds what the use \p L of a kernel says about its block shapes to \p F
+/// (LaunchFacts::ShapeFacts): a launch's shapes, or the run-time shape it
+/// uses; a use that may launch it otherwise (null) makes them unknown.
+template <typename ShapeFacts>
+static void addLaunchShapes(ShapeFacts &F, const LaunchSite *L, bool CannotLaunch,
+                            ASTContext &Ctx) {
+  if (CannotLaunch || F.Escapes)
+    return;
+  const auto *Launch = L ? dyn_cast<CUDAKernelCallExpr>(L->At) : nullptr;
+  if (!Launch) {
+    F.Readable = false;
+    F.Escapes = true;
+    return;
+  }
+  std::optional<llvm::SmallVector<BlockShape, 8>> S = blockShapesOfLaunch(Launch, L->Fn, Ctx);
+  if (!S) {
+    F.Readable = false;
+    F.RunTimeShapes.push_back({Launch, L->Fn});
+    return;
+  }
+  for (const BlockShape &B : *S)
+    if (llvm::find(F.Shapes, B) == F.Shapes.end())
+      F.Shapes.push_back(B);
+}
+
 void LaunchFacts::collect() {
   Collected = true;
   LaunchCollector Collector(Ctx);
@@ -596,25 +637,12 @@ void LaunchFacts::collect() {
   // through pointers of its type, or a use that cannot launch.
   // A launch whose shapes are run-time values is kept for the low bits of
   // its blockDim.x (launchBlockXZeroBits); any other use makes both unknown.
+  // A template's uses count for its pattern, and those naming one
+  // specialization for that specialization too (findShapes).
   auto recordShapes = [&](const FunctionDecl *Kernel, const LaunchSite *L, bool CannotLaunch) {
-    ShapeFacts &F = Shapes[sourceKernel(Kernel)];
-    if (CannotLaunch || F.Escapes)
-      return;
-    const auto *Launch = L ? dyn_cast<CUDAKernelCallExpr>(L->At) : nullptr;
-    if (!Launch) {
-      F.Readable = false;
-      F.Escapes = true;
-      return;
-    }
-    std::optional<llvm::SmallVector<BlockShape, 8>> S = blockShapesOfLaunch(Launch, L->Fn, Ctx);
-    if (!S) {
-      F.Readable = false;
-      F.RunTimeShapes.push_back({Launch, L->Fn});
-      return;
-    }
-    for (const BlockShape &B : *S)
-      if (llvm::find(F.Shapes, B) == F.Shapes.end())
-        F.Shapes.push_back(B);
+    addLaunchShapes(Shapes[sourceKernel(Kernel)], L, CannotLaunch, Ctx);
+    if (Kernel->getTemplateInstantiationPattern())
+      addLaunchShapes(Shapes[Kernel->getCanonicalDecl()], L, CannotLaunch, Ctx);
   };
 
   // Launchers, from the uses of function-pointer parameters.
@@ -705,7 +733,7 @@ void LaunchFacts::collect() {
   for (Launch &L : All) {
     const FunctionDecl *Key = L.Kernel->getCanonicalDecl();
     // Another unit may launch a kernel with external linkage.
-    if (L.Kernel->isExternallyVisible() || Unusable.count(Key))
+    if (launchableElsewhere(L.Kernel) || Unusable.count(Key))
       continue;
     Pending[Key].push_back(std::move(L));
   }
@@ -757,10 +785,20 @@ LaunchFacts::launchBlockShapes(const FunctionDecl *Kernel) {
     return std::nullopt;
   if (!Collected)
     collect();
-  auto It = Shapes.find(sourceKernel(Kernel));
-  if (It == Shapes.end() || !It->second.Readable || It->second.Shapes.empty())
+  const ShapeFacts *F = findShapes(Kernel);
+  if (!F || !F->Readable || F->Shapes.empty())
     return std::nullopt;
-  return It->second.Shapes;
+  return F->Shapes;
+}
+
+LaunchFacts::ShapeFacts *LaunchFacts::findShapes(const FunctionDecl *Kernel) {
+  if (Kernel->getTemplateInstantiationPattern()) {
+    auto Own = Shapes.find(Kernel->getCanonicalDecl());
+    if (Own != Shapes.end())
+      return &Own->second;
+  }
+  auto It = Shapes.find(sourceKernel(Kernel));
+  return It == Shapes.end() ? nullptr : &It->second;
 }
 
 std::optional<unsigned> LaunchFacts::launchBlockXZeroBits(const FunctionDecl *Kernel) {
@@ -768,10 +806,10 @@ std::optional<unsigned> LaunchFacts::launchBlockXZeroBits(const FunctionDecl *Ke
     return std::nullopt;
   if (!Collected)
     collect();
-  auto It = Shapes.find(sourceKernel(Kernel));
-  if (It == Shapes.end())
+  ShapeFacts *Found = findShapes(Kernel);
+  if (!Found)
     return std::nullopt;
-  ShapeFacts &F = It->second;
+  ShapeFacts &F = *Found;
   if (F.Escapes || (F.Shapes.empty() && F.RunTimeShapes.empty()))
     return std::nullopt;
   if (F.XZeroBits)
@@ -795,10 +833,10 @@ std::optional<unsigned> LaunchFacts::launchBlockXZeroBits(const FunctionDecl *Ke
 unsigned LaunchFacts::knownZeroBits(const ParmVarDecl *P) {
   const auto *Kernel = dyn_cast_or_null<FunctionDecl>(P ? P->getDeclContext() : nullptr);
   // Another unit may launch a kernel with external linkage, so collect()
-  // keeps no launches of one (linkage is the same on every redeclaration and
-  // instantiation that a launch may name): the answer is 0 without reading
-  // the unit's launches.
-  if (!isKernel(Kernel) || Kernel->isExternallyVisible())
+  // keeps no launches of one (linkage is the same on every redeclaration a
+  // launch may name; an instantiation of a template defined in this file is
+  // this unit's alone): the answer is 0 without reading the unit's launches.
+  if (!isKernel(Kernel) || launchableElsewhere(Kernel))
     return 0;
   if (!Collected)
     collect();

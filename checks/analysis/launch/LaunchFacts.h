@@ -20,7 +20,9 @@
 //
 // Only kernels every launch of which this unit sees get facts: kernels with
 // internal linkage (`static`, an anonymous namespace, and their template
-// instantiations) whose every reference is one of those launches. A kernel
+// instantiations), and implicit instantiations of a kernel template defined
+// in the unit's own file (another unit has no definition to instantiate),
+// whose every reference is one of those launches. A kernel
 // another unit may launch, or whose address escapes (`cudaLaunchKernel`, a
 // table of kernels), has none.
 //
@@ -62,8 +64,8 @@ public:
   unsigned knownZeroBits(const clang::ParmVarDecl *P);
 
   /// The block shapes the launches of \p Kernel written in this unit use
-  /// (LaunchBlockShapes.h), for the kernel's source function (a template's
-  /// instantiations share their pattern's). Unlike knownZeroBits this also
+  /// (LaunchBlockShapes.h): for a template's specialization, those of the
+  /// uses that name it, else those of every use of its pattern. Unlike knownZeroBits this also
   /// answers for kernels with external linkage, from the launches this unit
   /// shows: a caller that relies on the answer must say so. A kernel whose
   /// address is stored as a function pointer (returned, an initialiser, a
@@ -114,6 +116,9 @@ private:
   /// The facts of the kernel \p Key (a canonical declaration) from its
   /// launches, worked out on first use; null when it has none.
   const KernelFacts *kernelFacts(const clang::FunctionDecl *Key);
+  /// The block shapes of \p Kernel's uses: its own when it is a template
+  /// specialization named by some use, else its pattern's; null if none.
+  ShapeFacts *findShapes(const clang::FunctionDecl *Kernel);
 
 public:
   /// Which variables a host body writes (LaunchFacts.cpp; public for the

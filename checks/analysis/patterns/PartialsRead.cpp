@@ -40,16 +40,46 @@ bool isBlockDimX(const Expr *E, const ASTContext &Ctx, unsigned Depth = 0) {
   return false;
 }
 
-// `31` or `warpSize - 1`: what turns a floor into a ceiling.
-bool isRoundUpAddend(const Expr *E, const ASTContext &Ctx) {
-  E = stripValue(E);
-  if (std::optional<int64_t> K = integerConstant(E, Ctx))
-    return *K == 31;
-  if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    if (BO->getOpcode() == BO_Sub && isWarpSizeValue(BO->getLHS(), Ctx)) {
-      std::optional<int64_t> One = integerConstant(BO->getRHS(), Ctx);
-      return One && *One == 1;
-    }
+// The signed addends of a sum, through `+`, `-` and parentheses.
+void collectAddends(const Expr *E, bool Negated,
+                    llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Out) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) && Out.size() < 8) {
+    collectAddends(BO->getLHS(), Negated, Out);
+    collectAddends(BO->getRHS(), BO->getOpcode() == BO_Sub ? !Negated : Negated, Out);
+    return;
+  }
+  Out.push_back({E, Negated});
+}
+
+// `X + 31`, `X + WARP_SIZE - 1`, `31 + X`, `(X + 32) - 1`: a sum that is some
+// added term X plus constants totalling 31, which rounds X up to whole warps
+// when divided by 32, however it is spelt or associated. Decided by value:
+// once a template argument or constexpr size has folded (`(256 + 32 - 1)`),
+// 256 is the addend the other constants round up.
+bool isRoundedUp(const Expr *Dividend, const ASTContext &Ctx) {
+  llvm::SmallVector<std::pair<const Expr *, bool>, 4> Addends;
+  collectAddends(Dividend, false, Addends);
+  if (Addends.size() < 2)
+    return false;
+  llvm::SmallVector<std::optional<int64_t>, 4> Values;
+  for (const auto &[E, Negated] : Addends)
+    Values.push_back(integerConstant(E, Ctx));
+  for (unsigned Size = 0; Size < Addends.size(); ++Size) {
+    if (Addends[Size].second)
+      continue;
+    int64_t Offset = 0;
+    bool Constant = true;
+    for (unsigned I = 0; I < Addends.size() && Constant; ++I)
+      if (I != Size) {
+        Constant = Values[I].has_value();
+        if (Constant)
+          Offset += Addends[I].second ? -*Values[I] : *Values[I];
+      }
+    if (Constant && Offset == 31)
+      return true;
+  }
   return false;
 }
 
@@ -106,12 +136,10 @@ Bound classifyBound(const Expr *E, const ASTContext &Ctx, unsigned Depth, bool I
     // `(X + 31) / 32` rounds up whatever X is (blockDim.x, a template or
     // constexpr block size): checked before X + 31 folds to a constant that
     // is not a whole number of warps.
-    if (const auto *Add = dyn_cast<BinaryOperator>(D))
-      if (Add->getOpcode() == BO_Add &&
-          (isRoundUpAddend(Add->getRHS(), Ctx) || isRoundUpAddend(Add->getLHS(), Ctx))) {
-        B.Kind = BoundKind::Ceil;
-        return B;
-      }
+    if (isRoundedUp(D, Ctx)) {
+      B.Kind = BoundKind::Ceil;
+      return B;
+    }
     // A constant block size (template argument, constexpr): a floor that
     // drops threads only when the size is not a whole number of warps.
     if (std::optional<int64_t> Threads = integerConstant(D, Ctx)) {

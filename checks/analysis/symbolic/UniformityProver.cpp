@@ -10,6 +10,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SMTAPI.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -180,8 +181,19 @@ private:
 };
 } // namespace
 
-static SampledWarp drawWarp(std::mt19937_64 &Rng, bool Aligned) {
+static SampledWarp drawWarp(std::mt19937_64 &Rng, bool Aligned,
+                            llvm::ArrayRef<LaunchedBlock> Blocks) {
   SampledWarp S;
+  if (!Blocks.empty()) {
+    const LaunchedBlock &B = Blocks[Rng() % Blocks.size()];
+    S.Dx = B.X;
+    S.Dy = B.Y;
+    S.Dz = B.Z;
+    uint64_t Warps = (S.Dx * S.Dy * S.Dz + 31) / 32;
+    // The first and the last (perhaps partial) warp are the telling ones.
+    S.Warp = Rng() % 3 == 0 ? (Rng() % 2 ? 0 : Warps - 1) : Rng() % Warps;
+    return S;
+  }
   if (Aligned) {
     S.Dx = 32 * (1 + Rng() % 32);
   } else {
@@ -302,7 +314,7 @@ bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) 
   std::mt19937_64 Rng(0x5eed + Leaves.size() * 7919 + T->Width);
   constexpr unsigned Samples = 48;
   for (unsigned S = 0; S < Samples; ++S) {
-    SampledWarp W = drawWarp(Rng, Aligned);
+    SampledWarp W = drawWarp(Rng, Aligned, Blocks);
     SampleLeaves Sample(Rng, S);
     for (TermRef L : Leaves)
       if (L->Op == TermOp::Uniform)
@@ -719,7 +731,7 @@ static llvm::SMTSolver &freshSolver(std::unique_ptr<UniformityProver::Solver> &Z
 
 /// States the warp model (CUDA's block limits, how lanes sit in threadIdx).
 static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool Aligned,
-                           WarpModel &M) {
+                           llvm::ArrayRef<LaunchedBlock> Blocks, WarpModel &M) {
   llvm::SMTSolver &S = *Z.S;
   llvm::SMTExprRef &Dx = M.Dx, &Dy = M.Dy, &Dz = M.Dz;
   Dx = Z.symbol("ntid.x", 32);
@@ -732,6 +744,16 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
   S.addConstraint(S.mkBVUle(Dx, Z.bv(1024, 32)));
   S.addConstraint(S.mkBVUle(Dy, Z.bv(1024, 32)));
   S.addConstraint(S.mkBVUle(Dz, Z.bv(64, 32)));
+  // Known launches: the block is one of their shapes.
+  llvm::SMTExprRef AnyShape = nullptr;
+  for (const LaunchedBlock &B : Blocks) {
+    llvm::SMTExprRef Shape =
+        S.mkAnd(S.mkEqual(Dx, Z.bv(B.X, 32)),
+                S.mkAnd(S.mkEqual(Dy, Z.bv(B.Y, 32)), S.mkEqual(Dz, Z.bv(B.Z, 32))));
+    AnyShape = AnyShape ? S.mkOr(AnyShape, Shape) : Shape;
+  }
+  if (AnyShape)
+    S.addConstraint(AnyShape);
   unsigned GroupBits = llvm::Log2_32(GroupSize);
   llvm::SMTExprRef LaneA = Z.symbol("lane.A", 5), LaneB = Z.symbol("lane.B", 5);
   M.LaneA = LaneA;
@@ -742,7 +764,7 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
   Lowering::Lane &A = M.A, &B = M.B;
   A = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneA), ".A"};
   B = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneB), ".B"};
-  if (Aligned) {
+  if (Aligned && Blocks.empty()) {
     // blockDim.x % 32 == 0: a warp is 32 consecutive x of one row.
     S.addConstraint(S.mkEqual(S.mkBVExtract(4, 0, Dx), Z.bv(0, 5)));
     llvm::SMTExprRef WarpX = Z.symbol("warp.x", 27);
@@ -782,7 +804,7 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
     llvm::SMTSolver &S = freshSolver(Z3, WallClockLimitMs);
     Solver &Z = *Z3;
     WarpModel M;
-    setUpWarpModel(Z, GroupSize, Aligned, M);
+    setUpWarpModel(Z, GroupSize, Aligned, Blocks, M);
     llvm::DenseMap<TermRef, bool> Nonlinear;
     Lowering LA(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
     Lowering LB(S, Z, M.B, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
@@ -833,7 +855,7 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
   std::mt19937_64 Rng(0x1a4e5 + Leaves.size() * 7919 + Q.Bindings.size());
   constexpr unsigned Samples = 48;
   for (unsigned S = 0; S < Samples; ++S) {
-    SampledWarp W = drawWarp(Rng, Aligned);
+    SampledWarp W = drawWarp(Rng, Aligned, Blocks);
     SampleLeaves Sample(Rng, S);
     for (TermRef L : Leaves)
       if (L->Op == TermOp::Uniform && !BoundIndex.count(L->Id))
@@ -881,7 +903,7 @@ UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery 
   llvm::SMTSolver &S = freshSolver(Z3, WallClockLimitMs);
   Solver &Z = *Z3;
   WarpModel M;
-  setUpWarpModel(Z, 32, Aligned, M);
+  setUpWarpModel(Z, 32, Aligned, Blocks, M);
   llvm::DenseMap<TermRef, bool> Nonlinear;
   // A witness must be an execution of the model, so no subterm is replaced
   // by a weaker symbol here (that only serves proofs of uniformity).
@@ -945,8 +967,22 @@ UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery 
 #endif
 }
 
-UniformityProver::UniformityProver(bool WarpAlignedBlocks, unsigned WallClockLimitMs)
-    : Aligned(WarpAlignedBlocks), WallClockLimitMs(WallClockLimitMs) {}
+UniformityProver::UniformityProver(bool WarpAlignedBlocks, unsigned WallClockLimitMs,
+                                   llvm::ArrayRef<LaunchedBlock> Launched)
+    : Aligned(WarpAlignedBlocks), Blocks(Launched.begin(), Launched.end()),
+      WallClockLimitMs(WallClockLimitMs) {
+  llvm::sort(Blocks);
+  Blocks.erase(std::unique(Blocks.begin(), Blocks.end()), Blocks.end());
+  if (Blocks.empty()) {
+    ModelKey = Aligned ? "a/" : "u/";
+    return;
+  }
+  Aligned = llvm::all_of(Blocks, [](const LaunchedBlock &B) { return B.X % 32 == 0; });
+  llvm::raw_string_ostream OS(ModelKey);
+  for (const LaunchedBlock &B : Blocks)
+    OS << B.X << 'x' << B.Y << 'x' << B.Z << ',';
+  OS << '/';
+}
 
 UniformityProver::~UniformityProver() {
   std::lock_guard<std::mutex> Lock(TotalsMutex);
@@ -1034,7 +1070,7 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
     return It->second;
   }
   const std::string Key = OS.str();
-  const std::string SharedKey = (Aligned ? "a/" : "u/") + Key;
+  const std::string SharedKey = ModelKey + Key;
   Answer A;
   bool Sampled = samplingFindsDisagreement(T, GroupSize);
   if (Sampled) {

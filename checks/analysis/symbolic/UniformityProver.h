@@ -36,6 +36,7 @@
 #define WARP_TIDY_ANALYSIS_UNIFORMITYPROVER_H
 
 #include "symbolic/SymbolicTerm.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include <map>
@@ -84,6 +85,16 @@ struct LanePairQuery {
 
 /// Two lanes for which a LanePairQuery's relation holds, with the value of
 /// each binding (in the order of the query's bindings).
+/// A block shape the warp model can be restricted to: the blockDim of a
+/// launch that the unit shows.
+struct LaunchedBlock {
+  unsigned X = 1, Y = 1, Z = 1;
+  bool operator<(const LaunchedBlock &O) const {
+    return X != O.X ? X < O.X : Y != O.Y ? Y < O.Y : Z < O.Z;
+  }
+  bool operator==(const LaunchedBlock &O) const { return X == O.X && Y == O.Y && Z == O.Z; }
+};
+
 struct LanePairWitness {
   unsigned LaneA = 0, LaneB = 0;
   llvm::SmallVector<uint64_t, 6> Values;
@@ -103,8 +114,15 @@ public:
   /// that load does not decide answers (at 2 s, proofs of 100-300 ms timed
   /// out under a load of 10 on 2 cores and brought a false positive back).
   static constexpr unsigned DefaultWallClockLimitMs = 20000;
+  ///
+  /// \p Blocks, when not empty, are every block shape the code can run in
+  /// (the launches that reach it are all known): the model then lays the
+  /// warps out over those extents only, partial last warp included, and
+  /// \p WarpAlignedBlocks is not assumed. An answer holds for all of them
+  /// (Uniform only if uniform in every shape; a witness comes from one).
   explicit UniformityProver(bool WarpAlignedBlocks,
-                            unsigned WallClockLimitMs = DefaultWallClockLimitMs);
+                            unsigned WallClockLimitMs = DefaultWallClockLimitMs,
+                            llvm::ArrayRef<LaunchedBlock> Blocks = {});
   ~UniformityProver();
 
   /// Do all lanes of every aligned group of \p GroupSize lanes (32: the
@@ -131,7 +149,9 @@ private:
   bool samplingFindsLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
   Existence solveLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
 
-  bool Aligned;
+  bool Aligned; ///< blockDim.x is a multiple of 32 (assumed, or in every shape of Blocks)
+  llvm::SmallVector<LaunchedBlock, 4> Blocks;
+  std::string ModelKey; ///< the warp model, for answers shared between provers
   unsigned WallClockLimitMs;
   ProverStats Stats;
   std::map<std::string, Answer> Cache; ///< by canonical term and group size

@@ -273,7 +273,7 @@ bool FunctionUniformity::Impl::argumentKeepsHelperConverged(const FunctionDecl *
     CalleeView.Bindings = Bindings;
     SymbolicTranslator CalleeSide(Ctx, Cache.terms(), CalleeView, Opts.AssumeWarpAlignedBlocks);
     TermRef Term = CalleeSide.translate(Cond);
-    if (Cache.prover().sameInGroup(Term, Sum.GroupSize) != UniformityProver::Answer::Uniform)
+    if (Prover.sameInGroup(Term, Sum.GroupSize) != UniformityProver::Answer::Uniform)
       return false;
   }
   return true;
@@ -297,6 +297,12 @@ bool FunctionUniformity::Impl::mayBeCollective(const Stmt *Call) {
     return true;
   const FunctionDecl *Def = definitionOf(cast<CallExpr>(Call)->getDirectCallee());
   return Def && Def != FD && !isInSystemHeader(Def, Ctx) && Cache.containsCollective(Def);
+}
+
+/// Which way the site's shuffle reads: `shfl_up` reads lower lanes,
+/// `shfl_down` higher ones; None for other collectives and helpers.
+static ShuffleDirection readDirection(const CollectiveSite &Site) {
+  return Site.Intrinsic && !Site.Helper ? Site.Intrinsic->Direction : ShuffleDirection::None;
 }
 
 void FunctionUniformity::Impl::collectSites() {
@@ -337,7 +343,8 @@ void FunctionUniformity::Impl::collectSites() {
     // argument deciding inside a helper already did).
     if (Site->GroupSize < 32 && Site->Divergence.empty())
       Site->Must = mustThrough(B->getBlockID(), Site->GroupSize);
-    for (DivergenceSource &Src : sourcesFor(B, Data, Site->GroupSize, Site->ReadWidth)) {
+    for (DivergenceSource &Src :
+         sourcesFor(B, Data, Site->GroupSize, Site->ReadWidth, readDirection(*Site))) {
       if (!Site->InnermostCondition)
         Site->InnermostCondition = Src.Condition;
       if (Src.Kind == DivergenceSource::EarlyExit)

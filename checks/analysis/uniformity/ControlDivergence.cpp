@@ -14,7 +14,9 @@
 #include "intrinsics/WarpIntrinsics.h"
 #include "symbolic/SymbolicTerm.h"
 #include "symbolic/SymbolicTranslation.h"
+#include "symbolic/UniformityProver.h"
 #include "uniformity/FunctionAnalysis.h"
+#include "uniformity/SymbolicView.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -259,10 +261,55 @@ const CFGBlock *FunctionUniformity::Impl::blockByID(unsigned ID) const {
   return ID < ByID.size() ? ByID[ID] : nullptr;
 }
 
-llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::Impl::sourcesFor(const CFGBlock *B,
-                                                                            bool &DataDecided,
-                                                                            unsigned GroupSize,
-                                                                            unsigned ReadWidth) {
+bool FunctionUniformity::Impl::exitsOnlyUnreadLanes(unsigned BranchID, const CFGBlock *Site,
+                                                    ShuffleDirection Reads) {
+  if (Reads != ShuffleDirection::Up && Reads != ShuffleDirection::Down)
+    return false;
+  const CFGBlock *B = blockByID(BranchID);
+  const Expr *Cond = BranchID < BranchCond.size() ? BranchCond[BranchID] : nullptr;
+  if (!B || !Cond || B->succ_size() != 2)
+    return false;
+  // The side that never reaches the site is the way out; clang's CFG puts
+  // the true side first.
+  int ExitSide = -1;
+  for (unsigned I = 0; I < 2; ++I) {
+    const CFGBlock *Succ = *(B->succ_begin() + I);
+    if (Succ && !reaches(Succ, Site)) {
+      if (ExitSide >= 0)
+        return false;
+      ExitSide = static_cast<int>(I);
+    }
+  }
+  if (ExitSide < 0)
+    return false;
+  State End = transferBlock(B, In[BranchID]);
+  SymbolicView View(*this, End, B->getTerminatorStmt());
+  SymbolicTranslator Translator(Ctx, Cache.terms(), View, Opts.AssumeWarpAlignedBlocks);
+  TermBuilder &Terms = Cache.terms();
+  TermRef Leaves = Terms.toBool(Translator.translate(Cond));
+  if (ExitSide == 1)
+    Leaves = Terms.binary(TermOp::Eq, Leaves, Terms.constant(0, 1));
+  // Is there a lane that leaves below (shfl_up) or above (shfl_down) one
+  // that stays? None: every lane that stays reads only lanes that stay.
+  TermRef HwLane = Terms.threadIndex(TermOp::HardwareLane);
+  TermRef LaneA = Terms.freshUniform(32), LaneB = Terms.freshUniform(32);
+  TermRef LeavesA = Terms.freshUniform(1), LeavesB = Terms.freshUniform(1);
+  TermRef Order = Reads == ShuffleDirection::Up ? Terms.binary(TermOp::ULt, LaneA, LaneB)
+                                                : Terms.binary(TermOp::ULt, LaneB, LaneA);
+  LanePairQuery Q;
+  Q.Relation = Terms.binary(
+      TermOp::And, Order,
+      Terms.binary(TermOp::And, LeavesA, Terms.binary(TermOp::Eq, LeavesB, Terms.constant(0, 1))));
+  Q.Bindings = {{LaneA, HwLane, false},
+                {LeavesA, Leaves, false},
+                {LaneB, HwLane, true},
+                {LeavesB, Leaves, true}};
+  return Prover.existsLanePair(Q) == UniformityProver::Existence::NoneExists;
+}
+
+llvm::SmallVector<DivergenceSource, 2>
+FunctionUniformity::Impl::sourcesFor(const CFGBlock *B, bool &DataDecided, unsigned GroupSize,
+                                     unsigned ReadWidth, ShuffleDirection Reads) {
   llvm::SmallVector<DivergenceSource, 2> Out;
   DataDecided = false;
   llvm::BitVector Div = divergentControls(B);
@@ -291,8 +338,11 @@ llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::Impl::sourcesFor(cons
     bool Exited = Kernel && ExitKind.test(ID) && D && keptLanesExited(D, B, AtEnd);
     DivergenceSource Src;
     // A shuffle reads only inside its own aligned segment: an exit that
-    // takes whole segments leaves no live lane reading an exited one.
-    Src.KeepsWholeSegments = Exited && ReadWidth < 32 && branchUniformInGroups(ID, ReadWidth);
+    // takes whole segments leaves no live lane reading an exited one. Nor
+    // does one that takes only lanes above those that stay, for a shuffle
+    // that reads lower lanes (and the other way round).
+    Src.ExitedLanesUnread = Exited && ((ReadWidth < 32 && branchUniformInGroups(ID, ReadWidth)) ||
+                                       exitsOnlyUnreadLanes(ID, B, Reads));
     // An exit branch explains the missing lanes only if they are the ones
     // that exited: in `if (lane < 16) { v = __ballot_sync(full, p);
     // return; }` lanes 16-31 are alive on the other path. And only a

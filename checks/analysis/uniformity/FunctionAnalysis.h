@@ -30,7 +30,9 @@
 #define WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H
 
 #include "ast/LocalWrites.h"
+#include "intrinsics/WarpIntrinsics.h"
 #include "lanes/LaneIdentity.h"
+#include "uniformity/LaunchedProvers.h"
 #include "uniformity/Uniformity.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/OperationKinds.h"
@@ -82,12 +84,15 @@ struct FunctionUniformity::Impl {
   using LaneSplit = uniformity_detail::LaneSplit;
 
   Impl(WarpAnalysisCache &Cache, const clang::FunctionDecl *FD)
-      : Cache(Cache), Ctx(Cache.context()), FD(FD), Opts(Cache.options()) {}
+      : Cache(Cache), Ctx(Cache.context()), FD(FD), Opts(Cache.options()),
+        Prover(proverFor(FD, Cache.prover(), Opts.AssumeWarpAlignedBlocks)) {}
 
   WarpAnalysisCache &Cache;
   clang::ASTContext &Ctx;
   const clang::FunctionDecl *FD;
   UniformityOptions Opts;
+  /// Asks in the blocks that can run FD (LaunchedProvers.h).
+  UniformityProver &Prover;
 
   std::unique_ptr<clang::CFG> Cfg;
   std::unique_ptr<clang::CFGPostDomTree> PostDom;
@@ -198,11 +203,17 @@ struct FunctionUniformity::Impl {
   /// The divergent branches that decide whether lanes reach \p B, innermost
   /// first; DataDecided when one of them is not a lane comparison. A site
   /// that needs groups of GroupSize lanes ignores branches uniform over
-  /// them; for one reading segments of ReadWidth lanes, exits that take
-  /// whole segments are marked (KeepsWholeSegments).
-  llvm::SmallVector<DivergenceSource, 2> sourcesFor(const clang::CFGBlock *B, bool &DataDecided,
-                                                    unsigned GroupSize = 32,
-                                                    unsigned ReadWidth = 32);
+  /// them; for a shuffle that reads segments of ReadWidth lanes in direction
+  /// Reads, exits after which no lane that arrives reads one that left are
+  /// marked (ExitedLanesUnread).
+  llvm::SmallVector<DivergenceSource, 2>
+  sourcesFor(const clang::CFGBlock *B, bool &DataDecided, unsigned GroupSize = 32,
+             unsigned ReadWidth = 32, ShuffleDirection Reads = ShuffleDirection::None);
+  /// For the exit branch \p BranchID before the shuffle in \p Site that reads
+  /// lower lanes (`shfl_up`) or higher ones (`shfl_down`): proved that the
+  /// lanes that leave lie all above (below) every lane that stays, so no
+  /// lane that stays reads one that left: `if (gid >= n) return;`.
+  bool exitsOnlyUnreadLanes(unsigned BranchID, const clang::CFGBlock *Site, ShuffleDirection Reads);
 
   //--- Value dataflow (ValueAnalysis.cpp) -----------------------------------
 

@@ -149,11 +149,12 @@ std::optional<LaneSplit> FunctionUniformity::Impl::laneSplit(const Expr *Cond, c
     return Split;
   }
   // threadIdx.x = 32 * w + lane for some warp w >= 0: the warps around the
-  // constant are the only ones whose lanes split.
+  // constant are the only ones whose lanes split. A block has at most 1024
+  // threads in x (warps 0-31): `threadIdx.x == INT_MAX` holds in no lane.
   long long Q = C >= 0 ? C / 32 : -1;
   llvm::SmallVector<LaneSet, 4> TruePerWarp = {LanesOfWarp(0)};
   for (long long W : {Q - 1, Q, Q + 1})
-    if (W > 0)
+    if (W > 0 && W < 32)
       TruePerWarp.push_back(LanesOfWarp(32 * W));
   return splitOverWarps(TruePerWarp);
 }

@@ -11,10 +11,12 @@
 
 #include "uniformity/SymbolicView.h"
 #include "ast/AstQueries.h"
+#include "ast/CallIndex.h"
 #include "ast/ConstantPath.h"
 #include "ast/FieldConstruction.h"
 #include "ast/MemoryWrites.h"
 #include "ast/ThreadIndex.h"
+#include "ast/UnitContext.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "lanes/LaneIdentity.h"
 #include "launch/LaunchFacts.h"
@@ -29,6 +31,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/bit.h"
+#include <algorithm>
 
 using namespace clang;
 
@@ -260,7 +264,7 @@ bool FunctionUniformity::Impl::SymbolicView::isUnchangingMemory(const Expr *E) {
 
 TermRef FunctionUniformity::Impl::SymbolicView::memoryValue(TermRef Address, unsigned Width,
                                                             SymbolicTranslator &T) {
-  if (P.Cache.prover().sameInGroup(Address, GroupSize) == UniformityProver::Answer::Uniform)
+  if (P.Prover.sameInGroup(Address, GroupSize) == UniformityProver::Answer::Uniform)
     return T.terms().uniform(Address, Width, 0, Point);
   return T.terms().load(Address, Width);
 }
@@ -283,6 +287,39 @@ TermRef FunctionUniformity::Impl::SymbolicView::translateAt(const Expr *E, const
   return R;
 }
 
+namespace {
+/// What every call in the unit passes for a helper's parameter, when each
+/// passes a non-negative constant: `do_fft(x, KERNLEN)` from every kernel
+/// makes `threadIdx.x < N / 2` a comparison with 512.
+struct PassedConstants {
+  uint64_t Min = 0, Max = 0;
+  unsigned ZeroBits = 64; ///< low bits zero in all of them
+};
+} // namespace
+
+static std::optional<PassedConstants> constantsPassedFor(const ParmVarDecl *Parm, ASTContext &Ctx) {
+  if (!Parm->getType()->isIntegerType())
+    return std::nullopt;
+  std::optional<llvm::SmallVector<const Expr *, 4>> Args =
+      UnitContext::of(Ctx).get<CallIndex>().argumentsPassedFor(Parm, Ctx);
+  if (!Args || Args->empty())
+    return std::nullopt;
+  PassedConstants P;
+  bool First = true;
+  for (const Expr *Arg : *Args) {
+    std::optional<int64_t> V = Arg ? integerConstant(Arg, Ctx) : std::nullopt;
+    if (!V || *V < 0)
+      return std::nullopt;
+    uint64_t U = static_cast<uint64_t>(*V);
+    P.Min = First ? U : std::min(P.Min, U);
+    P.Max = First ? U : std::max(P.Max, U);
+    P.ZeroBits = std::min(P.ZeroBits, U ? unsigned(llvm::countr_zero(U)) : 64u);
+    First = false;
+  }
+  P.ZeroBits = std::min(P.ZeroBits, 31u);
+  return P;
+}
+
 TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const Expr *Ref,
                                                          SymbolicTranslator &T) {
   if (const auto *Parm = dyn_cast<ParmVarDecl>(V)) {
@@ -299,6 +336,15 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
   unsigned W = T.widthOf(V->getType());
   if (std::optional<LaneRegister> R = P.asmLaneRegister(V); R && !P.isMutated(V))
     return Terms.cast(laneRegisterTerm(*R, Terms), W, false);
+  // A helper's parameter that every call passes as a constant: uniform,
+  // whatever the dataflow assumed of an unknown caller.
+  std::optional<PassedConstants> Passed;
+  if (const auto *Parm = dyn_cast<ParmVarDecl>(V); Parm && !P.isMutated(V))
+    Passed = constantsPassedFor(Parm, P.Ctx);
+  if (Passed && Passed->Min == Passed->Max)
+    return Terms.constant(Passed->Min, W);
+  if (Passed)
+    return Terms.uniform(V, W, Passed->ZeroBits, nullptr, Passed->Max);
   if (const Expr *Init = P.singleDefinition(V))
     if (const Stmt *At = P.DeclPoint.lookup(V))
       if (TermRef R = translateAt(Init, At, T))
@@ -580,7 +626,7 @@ bool FunctionUniformity::Impl::provedUniform(unsigned BlockID, const Expr *Cond,
   View.ProvingBlock = BlockID;
   SymbolicTranslator Translator(Ctx, Cache.terms(), View, Opts.AssumeWarpAlignedBlocks);
   TermRef Term = Translator.translate(Cond);
-  return Cache.prover().sameInGroup(Term, GroupSize) == UniformityProver::Answer::Uniform;
+  return Prover.sameInGroup(Term, GroupSize) == UniformityProver::Answer::Uniform;
 }
 
 bool FunctionUniformity::Impl::branchUniformInGroups(unsigned BlockID, unsigned GroupSize) {

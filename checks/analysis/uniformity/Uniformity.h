@@ -85,10 +85,12 @@ struct DivergenceSource {
   /// EarlyExit only: the lanes leave by running off the kernel's end, not
   /// through a `return`.
   bool ExitsAtEnd = false;
-  /// EarlyExit only: the branch is the same for every lane of each aligned
-  /// segment the site's shuffle reads (CollectiveSite::ReadWidth), so no
-  /// lane that arrives reads one that left.
-  bool KeepsWholeSegments = false;
+  /// EarlyExit only: no lane that arrives reads one that left. The branch is
+  /// the same for every lane of each aligned segment the site's shuffle
+  /// reads (CollectiveSite::ReadWidth), or the lanes that leave all lie above
+  /// those that stay and the shuffle reads lower lanes (`shfl_up`), or
+  /// below them for one that reads higher lanes (`shfl_down`).
+  bool ExitedLanesUnread = false;
 };
 
 /// A warp collective (or a call of a helper containing one) with the facts
