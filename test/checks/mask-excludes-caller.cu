@@ -111,6 +111,23 @@ __global__ void laneMasksMustStaySilent(const int *in, const unsigned *masks, in
   out[6] = __shfl_sync(masks[lane], v, 0);
 }
 
+// Groups of a run-time width: each lane's group covers its own lane for
+// every width the code can run with. The only mask without the caller's bit
+// needs `width == 0`, where `lane / width` divides by zero: no execution, no
+// witness. The group above the caller's is reported.
+__global__ void runTimeGroups(const int *in, int *out, unsigned width) {
+  const unsigned lane = laneId();
+  const unsigned group = lane / width;
+  const unsigned own = ((1u << width) - 1) << (group * width);
+  const unsigned next = ((1u << width) - 1) << ((group + 1) * width);
+  int v = in[threadIdx.x];
+  for (unsigned off = width / 2; off > 0; off /= 2)
+    v += __shfl_down_sync(own, v, off);
+  out[threadIdx.x] = v + __shfl_down_sync(next, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: mask of __shfl_down_sync is computed from the lane and leaves the calling lane out: lane {{[0-9]+}} executes the call{{.*}}[warp-mask-excludes-caller]
+  // CHECK-MESSAGES: :[[@LINE-6]]:25: note: the mask is computed from the lane here
+}
+
 // The lane read from %laneid by a helper (CUB's LaneId(), raft's laneId()):
 // the asm moves the register into a local the helper returns. A mask shifted
 // by the lane's half-warp instead of 16 times it (CUB's WarpReduce member

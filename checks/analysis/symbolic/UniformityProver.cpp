@@ -79,6 +79,37 @@ static void collectLeaves(TermRef T, llvm::DenseSet<TermRef> &Seen,
     collectLeaves(O, Seen, Leaves);
 }
 
+static bool isDivision(TermOp Op) {
+  return Op == TermOp::UDiv || Op == TermOp::SDiv || Op == TermOp::URem || Op == TermOp::SRem;
+}
+static bool isShift(TermOp Op) {
+  return Op == TermOp::Shl || Op == TermOp::LShr || Op == TermOp::AShr;
+}
+
+/// The divisions and shifts by a non-constant amount that \p T evaluates
+/// whatever its selections choose (not inside an arm of an Ite). C leaves a
+/// division by zero and a shift by the width or more undefined, so an
+/// evaluation that makes one is no execution of the program.
+static void collectPartialOps(TermRef T, llvm::DenseSet<TermRef> &Seen,
+                              llvm::SmallVectorImpl<TermRef> &Partial) {
+  if (!Seen.insert(T).second)
+    return;
+  if (isDivision(T->Op) || (isShift(T->Op) && !T->Ops[1]->isConst()))
+    Partial.push_back(T);
+  if (T->Op == TermOp::Ite) {
+    collectPartialOps(T->Ops[0], Seen, Partial);
+    return;
+  }
+  for (TermRef O : T->Ops)
+    collectPartialOps(O, Seen, Partial);
+}
+
+/// Whether the partial operation \p Op is defined for lane \p Lane.
+static bool definedIn(TermRef Op, const LaneValues &Lane) {
+  uint64_t Amount = evaluate(Op->Ops[1], Lane);
+  return isDivision(Op->Op) ? Amount != 0 : Amount < Op->Width;
+}
+
 static uint64_t maskTo(uint64_t V, unsigned Width) {
   return Width >= 64 ? V : (V & ((uint64_t(1) << Width) - 1));
 }
@@ -447,6 +478,10 @@ struct Lowering {
   llvm::DenseMap<TermRef, bool> &Nonlinear;
   llvm::DenseMap<TermRef, bool> Divisions;
   bool Aligned;
+  /// For witnesses: every division the term evaluates has a divisor other
+  /// than zero and every shift an amount below the width (C leaves the rest
+  /// undefined), as every signed sum has no overflow.
+  bool AssumeDefinedOps = false;
   llvm::DenseMap<TermRef, llvm::SMTExprRef> Memo;
 
   /// Replace lane-independent nonlinear subterms by weaker symbols (right
@@ -654,6 +689,10 @@ struct Lowering {
     }
     llvm::SMTExprRef B = lower(T->Ops[1]);
     assumeNoSignedWrap(T, A, B);
+    if (AssumeDefinedOps && !InsideSelectArm && isDivision(T->Op))
+      S.addConstraint(S.mkNot(S.mkEqual(B, Z.bv(0, T->Ops[1]->Width))));
+    if (AssumeDefinedOps && !InsideSelectArm && isShift(T->Op) && !T->Ops[1]->isConst())
+      S.addConstraint(S.mkBVUlt(B, Z.bv(W, T->Ops[1]->Width)));
     switch (T->Op) {
     case TermOp::Add:
       return S.mkBVAdd(A, B);
@@ -852,6 +891,13 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
   collectLeaves(Q.Relation, Seen, Leaves);
   for (const auto &B : Q.Bindings)
     collectLeaves(B.Value, Seen, Leaves);
+  // A witness must be an execution: no binding divides by zero or shifts
+  // by its width.
+  llvm::SmallVector<llvm::SmallVector<TermRef, 2>, 6> Partial(Q.Bindings.size());
+  for (unsigned I = 0; I < Q.Bindings.size(); ++I) {
+    llvm::DenseSet<TermRef> PartialSeen;
+    collectPartialOps(Q.Bindings[I].Value, PartialSeen, Partial[I]);
+  }
   std::mt19937_64 Rng(0x1a4e5 + Leaves.size() * 7919 + Q.Bindings.size());
   constexpr unsigned Samples = 48;
   for (unsigned S = 0; S < Samples; ++S) {
@@ -867,8 +913,11 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
     bool Undefined = false;
     for (unsigned Lane = 0; Lane < Lanes && !Undefined; ++Lane) {
       LaneValues V = Sample.lane(W, Lane);
-      for (unsigned I = 0; I < Q.Bindings.size() && !Undefined; ++I)
+      for (unsigned I = 0; I < Q.Bindings.size() && !Undefined; ++I) {
         Table[I].push_back(evaluate(Q.Bindings[I].Value, V, &Undefined));
+        for (TermRef Op : Partial[I])
+          Undefined = Undefined || !definedIn(Op, V);
+      }
     }
     if (Undefined)
       continue; // a signed overflow: not an execution of the program
@@ -911,6 +960,7 @@ UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery 
   Lowering LB(S, Z, M.B, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
   Lowering LR(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
   LA.Abstract = LB.Abstract = LR.Abstract = false;
+  LA.AssumeDefinedOps = LB.AssumeDefinedOps = LR.AssumeDefinedOps = true;
   llvm::SmallVector<llvm::SMTExprRef, 6> Bound;
   for (unsigned I = 0; I < Q.Bindings.size(); ++I) {
     const LanePairQuery::Binding &B = Q.Bindings[I];
