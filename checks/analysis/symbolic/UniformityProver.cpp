@@ -773,9 +773,12 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
                            llvm::ArrayRef<LaunchedBlock> Blocks, WarpModel &M) {
   llvm::SMTSolver &S = *Z.S;
   llvm::SMTExprRef &Dx = M.Dx, &Dy = M.Dy, &Dz = M.Dz;
-  Dx = Z.symbol("ntid.x", 32);
-  Dy = Z.symbol("ntid.y", 32);
-  Dz = Z.symbol("ntid.z", 32);
+  // One launched shape: its extents are constants, which keeps the linear
+  // thread id linear for the solver.
+  bool OneShape = Blocks.size() == 1;
+  Dx = OneShape ? Z.bv(Blocks[0].X, 32) : Z.symbol("ntid.x", 32);
+  Dy = OneShape ? Z.bv(Blocks[0].Y, 32) : Z.symbol("ntid.y", 32);
+  Dz = OneShape ? Z.bv(Blocks[0].Z, 32) : Z.symbol("ntid.z", 32);
   llvm::SMTExprRef One = Z.bv(1, 32);
   S.addConstraint(S.mkBVUge(Dx, One));
   S.addConstraint(S.mkBVUge(Dy, One));
@@ -783,9 +786,9 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
   S.addConstraint(S.mkBVUle(Dx, Z.bv(1024, 32)));
   S.addConstraint(S.mkBVUle(Dy, Z.bv(1024, 32)));
   S.addConstraint(S.mkBVUle(Dz, Z.bv(64, 32)));
-  // Known launches: the block is one of their shapes.
+  // Several known launches: the block is one of their shapes.
   llvm::SMTExprRef AnyShape = nullptr;
-  for (const LaunchedBlock &B : Blocks) {
+  for (const LaunchedBlock &B : OneShape ? llvm::ArrayRef<LaunchedBlock>() : Blocks) {
     llvm::SMTExprRef Shape =
         S.mkAnd(S.mkEqual(Dx, Z.bv(B.X, 32)),
                 S.mkAnd(S.mkEqual(Dy, Z.bv(B.Y, 32)), S.mkEqual(Dz, Z.bv(B.Z, 32))));
@@ -803,8 +806,9 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
   Lowering::Lane &A = M.A, &B = M.B;
   A = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneA), ".A"};
   B = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneB), ".B"};
-  if (Aligned && Blocks.empty()) {
-    // blockDim.x % 32 == 0: a warp is 32 consecutive x of one row.
+  if (Aligned) {
+    // blockDim.x % 32 == 0 (assumed, or in every launched shape): a warp is
+    // 32 consecutive x of one row.
     S.addConstraint(S.mkEqual(S.mkBVExtract(4, 0, Dx), Z.bv(0, 5)));
     llvm::SMTExprRef WarpX = Z.symbol("warp.x", 27);
     A.X = S.mkBVConcat(WarpX, LaneA);
