@@ -7,6 +7,9 @@ PACKAGES=(
   clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tools-22 clang-tidy-22 clang-format-22
   cmake ninja-build libgtest-dev python3 git
 )
+# Z3's C API, which the prover calls beside LLVM's SMT API (llvm-22-dev
+# depends on it today; named so that a change there cannot break the build).
+PACKAGES+=(libz3-dev)
 # Issue-specific tools used by the test suite (pre-commit hook test, the launcher in front of
 # ccache in a Make build).
 PACKAGES+=(pre-commit ccache make)

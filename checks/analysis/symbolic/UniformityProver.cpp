@@ -1,6 +1,7 @@
 //===--- UniformityProver.cpp - Can two lanes of a warp disagree on a value? ===//
 
 #include "symbolic/UniformityProver.h"
+#include "symbolic/TacticSolver.h"
 #include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -394,7 +395,15 @@ bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) 
 //===----------------------------------------------------------------------===//
 
 struct UniformityProver::Solver {
+  /// Where a query is written (LLVM's SMT API) ...
   llvm::SMTSolverRef S;
+  /// ... and who decides it (see TacticSolver.h).
+  TacticSolver Tactics;
+  /// Decides what S holds: a deterministic effort bound first (machine load
+  /// must not change answers), a wall-clock bound as a backstop.
+  std::optional<bool> decide(unsigned WallClockLimitMs) {
+    return Tactics.check(*S, /*RLimit=*/4000000, WallClockLimitMs);
+  }
   llvm::DenseMap<TermRef, unsigned> AbstractIds;
   /// Each lane's copy of an abstracted lane-dependent nonlinear term: its
   /// operands and the symbol that stands for its value (see Lowering).
@@ -749,36 +758,30 @@ struct WarpModel {
 };
 } // namespace
 
-/// A reset solver with this prover's effort bounds.
-static llvm::SMTSolver &freshSolver(std::unique_ptr<UniformityProver::Solver> &Z3,
-                                    unsigned WallClockLimitMs) {
+/// A reset solver to write the next query in.
+static llvm::SMTSolver &freshSolver(std::unique_ptr<UniformityProver::Solver> &Z3) {
   if (!Z3) {
     Z3 = std::make_unique<UniformityProver::Solver>();
     Z3->S = llvm::CreateZ3Solver();
   }
   llvm::SMTSolver &S = *Z3->S;
   S.reset();
-  // Deterministic effort bound first (machine load must not change answers),
-  // wall-clock bound as a backstop.
-  S.setUnsignedParam("rlimit", 4000000);
-  if (WallClockLimitMs)
-    S.setUnsignedParam("timeout", WallClockLimitMs);
   Z3->AbstractIds.clear();
   Z3->Applications.clear();
   return S;
 }
 
 /// States the warp model (CUDA's block limits, how lanes sit in threadIdx).
+/// \p Shape, when given, is the block's shape: its extents are constants,
+/// which keeps the linear thread id linear for the solver. Without one the
+/// extents are symbols within CUDA's limits.
 static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool Aligned,
-                           llvm::ArrayRef<LaunchedBlock> Blocks, WarpModel &M) {
+                           const LaunchedBlock *Shape, WarpModel &M) {
   llvm::SMTSolver &S = *Z.S;
   llvm::SMTExprRef &Dx = M.Dx, &Dy = M.Dy, &Dz = M.Dz;
-  // One launched shape: its extents are constants, which keeps the linear
-  // thread id linear for the solver.
-  bool OneShape = Blocks.size() == 1;
-  Dx = OneShape ? Z.bv(Blocks[0].X, 32) : Z.symbol("ntid.x", 32);
-  Dy = OneShape ? Z.bv(Blocks[0].Y, 32) : Z.symbol("ntid.y", 32);
-  Dz = OneShape ? Z.bv(Blocks[0].Z, 32) : Z.symbol("ntid.z", 32);
+  Dx = Shape ? Z.bv(Shape->X, 32) : Z.symbol("ntid.x", 32);
+  Dy = Shape ? Z.bv(Shape->Y, 32) : Z.symbol("ntid.y", 32);
+  Dz = Shape ? Z.bv(Shape->Z, 32) : Z.symbol("ntid.z", 32);
   llvm::SMTExprRef One = Z.bv(1, 32);
   S.addConstraint(S.mkBVUge(Dx, One));
   S.addConstraint(S.mkBVUge(Dy, One));
@@ -786,16 +789,6 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
   S.addConstraint(S.mkBVUle(Dx, Z.bv(1024, 32)));
   S.addConstraint(S.mkBVUle(Dy, Z.bv(1024, 32)));
   S.addConstraint(S.mkBVUle(Dz, Z.bv(64, 32)));
-  // Several known launches: the block is one of their shapes.
-  llvm::SMTExprRef AnyShape = nullptr;
-  for (const LaunchedBlock &B : OneShape ? llvm::ArrayRef<LaunchedBlock>() : Blocks) {
-    llvm::SMTExprRef Shape =
-        S.mkAnd(S.mkEqual(Dx, Z.bv(B.X, 32)),
-                S.mkAnd(S.mkEqual(Dy, Z.bv(B.Y, 32)), S.mkEqual(Dz, Z.bv(B.Z, 32))));
-    AnyShape = AnyShape ? S.mkOr(AnyShape, Shape) : Shape;
-  }
-  if (AnyShape)
-    S.addConstraint(AnyShape);
   unsigned GroupBits = llvm::Log2_32(GroupSize);
   llvm::SMTExprRef LaneA = Z.symbol("lane.A", 5), LaneB = Z.symbol("lane.B", 5);
   M.LaneA = LaneA;
@@ -836,7 +829,33 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
   }
 }
 
+/// The launched shapes one at a time, or one model of any shape (null) when
+/// none is known. A question per shape keeps each one linear; a disjunction
+/// of shapes in one query made the extents symbolic factors again.
+static llvm::SmallVector<const LaunchedBlock *, 4>
+shapesToSolve(llvm::ArrayRef<LaunchedBlock> Blocks) {
+  llvm::SmallVector<const LaunchedBlock *, 4> Shapes;
+  for (const LaunchedBlock &B : Blocks)
+    Shapes.push_back(&B);
+  if (Shapes.empty())
+    Shapes.push_back(nullptr);
+  return Shapes;
+}
+
 UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) {
+  // Uniform in every shape the code runs in, varying in one of them.
+  bool Unknown = false;
+  for (const LaunchedBlock *Shape : shapesToSolve(Blocks)) {
+    Answer A = proveInShape(T, GroupSize, Shape);
+    if (A == Answer::Varying)
+      return A;
+    Unknown = Unknown || A == Answer::Unknown;
+  }
+  return Unknown ? Answer::Unknown : Answer::Uniform;
+}
+
+UniformityProver::Answer UniformityProver::proveInShape(TermRef T, unsigned GroupSize,
+                                                        const LaunchedBlock *Shape) {
 #if LLVM_WITH_Z3
   // First with the shared addends of compared sums cancelled: "no two lanes
   // disagree" there holds for the term as written. A disagreement there (it
@@ -844,10 +863,10 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
   // limits, is asked again of the term as written.
   std::optional<bool> Sat;
   for (bool Cancel : {true, false}) {
-    llvm::SMTSolver &S = freshSolver(Z3, WallClockLimitMs);
+    llvm::SMTSolver &S = freshSolver(Z3);
     Solver &Z = *Z3;
     WarpModel M;
-    setUpWarpModel(Z, GroupSize, Aligned, Blocks, M);
+    setUpWarpModel(Z, GroupSize, Aligned, Shape, M);
     llvm::DenseMap<TermRef, bool> Nonlinear;
     Lowering LA(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
     Lowering LB(S, Z, M.B, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
@@ -857,7 +876,7 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
     bool Weaker = LA.Cancelled || LB.Cancelled;
 
     auto Start = std::chrono::steady_clock::now();
-    Sat = S.check();
+    Sat = Z.decide(WallClockLimitMs);
     double Seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     Stats.SolverSeconds += Seconds;
@@ -876,6 +895,9 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) 
   ++Stats.ProvedUniform;
   return Answer::Uniform;
 #else
+  (void)T;
+  (void)GroupSize;
+  (void)Shape;
   ++Stats.Unknown;
   return Answer::Unknown;
 #endif
@@ -952,11 +974,25 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
 
 UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery &Q,
                                                             LanePairWitness &Witness) {
+  // A pair in one shape the code runs in is a pair; none in every shape is none.
+  bool Unknown = false;
+  for (const LaunchedBlock *Shape : shapesToSolve(Blocks)) {
+    Existence E = solveLanePairInShape(Q, Shape, Witness);
+    if (E == Existence::Exists)
+      return E;
+    Unknown = Unknown || E == Existence::Unknown;
+  }
+  return Unknown ? Existence::Unknown : Existence::NoneExists;
+}
+
+UniformityProver::Existence
+UniformityProver::solveLanePairInShape(const LanePairQuery &Q, const LaunchedBlock *Shape,
+                                       LanePairWitness &Witness) {
 #if LLVM_WITH_Z3
-  llvm::SMTSolver &S = freshSolver(Z3, WallClockLimitMs);
+  llvm::SMTSolver &S = freshSolver(Z3);
   Solver &Z = *Z3;
   WarpModel M;
-  setUpWarpModel(Z, 32, Aligned, Blocks, M);
+  setUpWarpModel(Z, 32, Aligned, Shape, M);
   llvm::DenseMap<TermRef, bool> Nonlinear;
   // A witness must be an execution of the model, so no subterm is replaced
   // by a weaker symbol here (that only serves proofs of uniformity).
@@ -965,19 +1001,17 @@ UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery 
   Lowering LR(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
   LA.Abstract = LB.Abstract = LR.Abstract = false;
   LA.AssumeDefinedOps = LB.AssumeDefinedOps = LR.AssumeDefinedOps = true;
-  llvm::SmallVector<llvm::SMTExprRef, 6> Bound;
   for (unsigned I = 0; I < Q.Bindings.size(); ++I) {
     const LanePairQuery::Binding &B = Q.Bindings[I];
     llvm::SMTExprRef Value = (B.InLaneB ? LB : LA).lower(B.Value);
     llvm::SMTExprRef Symbol = Z.symbol("bound" + std::to_string(I), B.Value->Width);
     S.addConstraint(S.mkEqual(Symbol, Value));
     LR.Memo[B.Leaf] = Symbol;
-    Bound.push_back(Symbol);
   }
   S.addConstraint(S.mkEqual(LR.lower(Q.Relation), Z.bv(1, 1)));
 
   auto Start = std::chrono::steady_clock::now();
-  std::optional<bool> Sat = S.check();
+  std::optional<bool> Sat = Z.decide(WallClockLimitMs);
   Stats.SolverSeconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   ++Stats.SolverQueries;
@@ -992,29 +1026,25 @@ UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery 
   ++Stats.SolverVarying;
   // The witness from the model; a value the model leaves open makes the
   // answer unusable for a message, so it is Unknown then.
-  auto Read = [&](const llvm::SMTExprRef &E, unsigned Width, uint64_t &Out) {
-    llvm::APSInt V(Width, /*isUnsigned=*/true);
-    if (!S.getInterpretation(E, V))
-      return false;
-    Out = V.getZExtValue();
-    return true;
-  };
-  uint64_t LaneA = 0, LaneB = 0;
-  if (!Read(M.LaneA, 5, LaneA) || !Read(M.LaneB, 5, LaneB))
+  std::optional<uint64_t> LaneA = Z.Tactics.valueOf("lane.A", 5);
+  std::optional<uint64_t> LaneB = Z.Tactics.valueOf("lane.B", 5);
+  if (!LaneA || !LaneB)
     return Existence::Unknown;
-  Witness.LaneA = static_cast<unsigned>(LaneA);
-  Witness.LaneB = static_cast<unsigned>(LaneB);
+  Witness.LaneA = static_cast<unsigned>(*LaneA);
+  Witness.LaneB = static_cast<unsigned>(*LaneB);
   Witness.Values.clear();
-  for (unsigned I = 0; I < Bound.size(); ++I) {
-    uint64_t V = 0;
-    if (!Read(Bound[I], Q.Bindings[I].Value->Width, V))
+  for (unsigned I = 0; I < Q.Bindings.size(); ++I) {
+    std::optional<uint64_t> V =
+        Z.Tactics.valueOf("bound" + std::to_string(I), Q.Bindings[I].Value->Width);
+    if (!V)
       return Existence::Unknown;
-    Witness.Values.push_back(V);
+    Witness.Values.push_back(*V);
   }
   Witness.FromSolver = true;
   return Existence::Exists;
 #else
   (void)Q;
+  (void)Shape;
   (void)Witness;
   ++Stats.Unknown;
   return Existence::Unknown;

@@ -16,8 +16,11 @@
 //     there is a real one (a counterexample of the model): the answer is
 //     Varying and no solver runs. Most thread-varying conditions (`lane ==
 //     0`, data loaded per lane) end here.
-//  2. Proof. Otherwise Z3, through LLVM's SMT API, is asked whether
-//     term(A) != term(B) is satisfiable for two lanes A, B of one group.
+//  2. Proof. Otherwise Z3 is asked whether term(A) != term(B) is
+//     satisfiable for two lanes A, B of one group: the query is written
+//     through LLVM's SMT API and decided by Z3's default solver
+//     (TacticSolver.h). With the launches' block shapes known, once per
+//     shape, with constant extents.
 //     Lane-independent subterms with nonlinear arithmetic (blockIdx.x *
 //     blockDim.x) are replaced by fresh uniform symbols that keep only their
 //     known zero low bits: a weaker model, so UNSAT still proves uniformity,
@@ -118,8 +121,9 @@ public:
   /// \p Blocks, when not empty, are every block shape the code can run in
   /// (the launches that reach it are all known): the model then lays the
   /// warps out over those extents only, partial last warp included, and
-  /// \p WarpAlignedBlocks is not assumed. An answer holds for all of them
-  /// (Uniform only if uniform in every shape; a witness comes from one).
+  /// \p WarpAlignedBlocks is replaced by what the shapes say. The solver is
+  /// asked once per shape, with constant extents; an answer holds for all of
+  /// them (Uniform only if uniform in every shape; a witness comes from one).
   explicit UniformityProver(bool WarpAlignedBlocks,
                             unsigned WallClockLimitMs = DefaultWallClockLimitMs,
                             llvm::ArrayRef<LaunchedBlock> Blocks = {});
@@ -146,8 +150,11 @@ public:
 private:
   bool samplingFindsDisagreement(TermRef T, unsigned GroupSize);
   Answer prove(TermRef T, unsigned GroupSize);
+  Answer proveInShape(TermRef T, unsigned GroupSize, const LaunchedBlock *Shape);
   bool samplingFindsLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
   Existence solveLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
+  Existence solveLanePairInShape(const LanePairQuery &Q, const LaunchedBlock *Shape,
+                                 LanePairWitness &Witness);
 
   bool Aligned; ///< blockDim.x is a multiple of 32 (assumed, or in every shape of Blocks)
   llvm::SmallVector<LaunchedBlock, 4> Blocks;
