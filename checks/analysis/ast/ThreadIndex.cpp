@@ -129,8 +129,11 @@ bool isThreadVaryingSourceCall(const FunctionDecl *Callee) {
                 Name.starts_with("__atomic") || Name.starts_with("__hip_atomic") ||
                 Name.starts_with("fetch_") || Name == "exchange" ||
                 Name.starts_with("compare_exchange");
-  bool PerThread = Name == "clock" || Name == "clock64" || Name == "__globaltimer" ||
-                   Name == "__activemask" || Name == "__lanemask_lt" || Name == "__lanemask_le" ||
+  // Clocks (`clock()`, `clock64()`, `%globaltimer`) are not here: one read
+  // is one instruction, and the lanes that execute it together get one
+  // value. Lanes that read at different times are lanes already apart,
+  // which is the divergence the control analysis tracks.
+  bool PerThread = Name == "__activemask" || Name == "__lanemask_lt" || Name == "__lanemask_le" ||
                    Name == "__lanemask_gt" || Name == "__lanemask_ge" || Name == "__lanemask_eq" ||
                    Name == "__nvvm_read_ptx_sreg_laneid" || Name == "get_sreg_laneid" ||
                    Name.starts_with("curand");
@@ -148,8 +151,8 @@ bool isThreadVaryingSourceCall(const FunctionDecl *Callee) {
 
 bool isLaneVaryingAsm(const char *AsmText, unsigned Length) {
   llvm::StringRef Text(AsmText, Length);
-  return Text.contains("%laneid") || Text.contains("%tid") || Text.contains("%clock") ||
-         Text.contains("%lanemask") || Text.contains("%globaltimer");
+  // Not %clock, %clock64 or %globaltimer: see isThreadVaryingSourceCall.
+  return Text.contains("%laneid") || Text.contains("%tid") || Text.contains("%lanemask");
 }
 
 } // namespace warp_tidy

@@ -46,13 +46,14 @@ bool isBlockUniformResultCall(const clang::FunctionDecl *Callee);
 
 /// Calls whose result differs between the lanes of a warp although their
 /// arguments do not: atomics (each lane gets a different old value),
-/// clocks, random generators, cooperative-groups `thread_rank()`... Only
+/// random generators, cooperative-groups `thread_rank()`... (not clocks:
+/// the lanes that read one together read one value). Only
 /// the toolchain's own declarations count (isToolchainDeclaration): a
 /// project's function with such a name is analysed through its body.
 bool isThreadVaryingSourceCall(const clang::FunctionDecl *Callee);
 
 /// True when \p AsmText reads a per-lane special register (%laneid, %tid,
-/// %clock, %lanemask_*).
+/// %lanemask_*).
 bool isLaneVaryingAsm(const char *AsmText, unsigned Length);
 
 } // namespace warp_tidy
