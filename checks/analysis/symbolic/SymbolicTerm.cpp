@@ -123,7 +123,8 @@ TermRef TermBuilder::substitute(TermRef T, llvm::function_ref<TermRef(TermRef)> 
           R = ite(Ops[0], Ops[1], Ops[2]);
           break;
         case TermOp::Load:
-          R = load(Ops[0], X->Width);
+          R = Ops.size() == 1 ? load(Ops[0], X->Width)
+                              : apply(Ops[0], llvm::ArrayRef(Ops).drop_front(), X->Width);
           break;
         default:
           // A replacement of another width is brought to the operand's.
@@ -182,6 +183,13 @@ TermRef TermBuilder::ite(TermRef C, TermRef A, TermRef B) {
 TermRef TermBuilder::load(TermRef Address, unsigned Width) {
   Term T(TermOp::Load, Width);
   T.Ops = {Address};
+  return make(std::move(T));
+}
+
+TermRef TermBuilder::apply(TermRef Function, llvm::ArrayRef<TermRef> Arguments, unsigned Width) {
+  Term T(TermOp::Load, Width);
+  T.Ops.push_back(Function);
+  T.Ops.append(Arguments.begin(), Arguments.end());
   return make(std::move(T));
 }
 
@@ -466,8 +474,12 @@ struct Evaluator {
       return eval(T->Ops[0]) ? eval(T->Ops[1]) : eval(T->Ops[2]);
     uint64_t A = eval(T->Ops[0]);
     unsigned AW = T->Ops[0]->Width;
-    if (T->Op == TermOp::Load)
+    if (T->Op == TermOp::Load) {
+      // A call's result: the same fixed function of all its operands.
+      for (TermRef Argument : llvm::ArrayRef(T->Ops).drop_front())
+        A = contentsAt(A ^ eval(Argument));
       return maskTo(contentsAt(A), W);
+    }
     if (T->Op == TermOp::Not)
       return maskTo(~A, W);
     if (T->Op == TermOp::ZExt || T->Op == TermOp::Trunc)

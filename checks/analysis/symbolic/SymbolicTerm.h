@@ -86,7 +86,10 @@ enum class TermOp : uint8_t {
   Ite, ///< Ite(c:1, a, b)
   /// Load(address): the value at a lane-dependent address that nothing
   /// writes while the function reads it. Two lanes that read one address
-  /// read one value; nothing else is known of it.
+  /// read one value; nothing else is known of it. Load(function, arguments
+  /// ...), with more than one operand: the result of a call that depends on
+  /// its arguments alone (TermBuilder::apply), equal in lanes that pass
+  /// equal arguments, and nothing else known of it either.
   Load,
 };
 
@@ -131,6 +134,9 @@ public:
   /// The \p Width-bit value read at \p Address (a 64-bit term); see
   /// TermOp::Load.
   TermRef load(TermRef Address, unsigned Width);
+  /// The \p Width-bit result of the function \p Function (a uniform leaf
+  /// naming it) applied to \p Arguments; see TermOp::Load.
+  TermRef apply(TermRef Function, llvm::ArrayRef<TermRef> Arguments, unsigned Width);
 
   /// Low bits of \p T known to be zero in every evaluation; with
   /// \p AlignedBlocks, blockDim.x is a multiple of 32.

@@ -409,7 +409,8 @@ struct UniformityProver::Solver {
   /// operands and the symbol that stands for its value (see Lowering).
   struct Application {
     const char *Tag;
-    llvm::SMTExprRef Left, Right, Value;
+    llvm::SmallVector<llvm::SMTExprRef, 3> Operands;
+    llvm::SMTExprRef Value;
   };
   llvm::DenseMap<TermRef, llvm::SmallVector<Application, 2>> Applications;
 
@@ -608,20 +609,25 @@ struct Lowering {
   /// all a question of uniformity needs, and a weaker model than the
   /// arithmetic, so a proof still holds. The solver is spared a divider
   /// that it bit-blasts slowly and often gives up on.
+  /// The same for a load (a function of its address alone) and for a
+  /// call's result (of the function and its arguments: TermBuilder::apply).
   llvm::SMTExprRef application(TermRef T) {
-    llvm::SMTExprRef Left = lower(T->Ops[0]);
-    // A load is a function of its address alone.
-    llvm::SMTExprRef Right = T->Ops.size() > 1 ? lower(T->Ops[1]) : Z.bv(0, 1);
+    llvm::SmallVector<llvm::SMTExprRef, 3> Operands;
+    for (TermRef O : T->Ops)
+      Operands.push_back(lower(O));
     auto [Id, New] = Z.AbstractIds.try_emplace(T, Z.AbstractIds.size());
     (void)New;
     auto &Copies = Z.Applications[T];
     llvm::SMTExprRef Value = Z.symbol("f" + std::to_string(Id->second) + L.Tag, T->Width);
-    for (const UniformityProver::Solver::Application &Other : Copies)
-      if (std::strcmp(Other.Tag, L.Tag) != 0)
-        S.addConstraint(
-            S.mkOr(S.mkNot(S.mkAnd(S.mkEqual(Left, Other.Left), S.mkEqual(Right, Other.Right))),
-                   S.mkEqual(Value, Other.Value)));
-    Copies.push_back({L.Tag, Left, Right, Value});
+    for (const UniformityProver::Solver::Application &Other : Copies) {
+      if (std::strcmp(Other.Tag, L.Tag) == 0)
+        continue;
+      llvm::SMTExprRef SameOperands = S.mkEqual(Operands[0], Other.Operands[0]);
+      for (unsigned I = 1; I < Operands.size(); ++I)
+        SameOperands = S.mkAnd(SameOperands, S.mkEqual(Operands[I], Other.Operands[I]));
+      S.addConstraint(S.mkOr(S.mkNot(SameOperands), S.mkEqual(Value, Other.Value)));
+    }
+    Copies.push_back({L.Tag, std::move(Operands), Value});
     return Value;
   }
 

@@ -231,11 +231,11 @@ struct FunctionUniformity::Impl {
   bool LogTaint = false; ///< only while run() iterates
   unsigned Rounds = 0;   ///< rounds run() ran (for tests)
   /// Every writesInLockstep() answer given during one round, by induction
-  /// variable: the prover's only read of Divergent, so a proof that a
+  /// variable and use: the prover's only read of Divergent, so a proof that a
   /// thread-varying branch is uniform holds again in the next round when
   /// these answers do (see roundWouldRepeat()). LockstepChanged: one
   /// variable got two answers within the round.
-  mutable llvm::DenseMap<const clang::VarDecl *, bool> LockstepLog;
+  mutable llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::Stmt *>, bool> LockstepLog;
   mutable bool LockstepChanged = false;
 
   /// True when a further round of solveValues() and updateDivergence()
@@ -362,10 +362,21 @@ struct FunctionUniformity::Impl {
   /// that no group is split by counts as converged too; and the branch
   /// \p Proving, whose condition is being proved the same within groups,
   /// is that proof's induction hypothesis: while the lanes of a group agreed
-  /// on it, they took the same steps.
-  bool writesInLockstep(const clang::VarDecl *V, unsigned GroupSize = 32, unsigned Proving = ~0u);
+  /// on it, they took the same steps. Nor does a branch whose lanes leave
+  /// for good (leavesForGood) break the lockstep of the lanes at \p Use.
+  bool writesInLockstep(const clang::VarDecl *V, const clang::Stmt *Use, unsigned GroupSize = 32,
+                        unsigned Proving = ~0u);
   /// The same answer, not logged (roundWouldRepeat() asks it again).
-  bool writesConverged(const clang::VarDecl *V, unsigned GroupSize = 32, unsigned Proving = ~0u);
+  bool writesConverged(const clang::VarDecl *V, const clang::Stmt *Use, unsigned GroupSize = 32,
+                       unsigned Proving = ~0u);
+  /// The branch \p BranchID has a side from which neither \p Write nor
+  /// \p Use can be reached: a loop's exit test, a `break` or a `return`
+  /// in it. The lanes that take that side never run the write again nor
+  /// arrive at the use, so the lanes that do arrive all took the other side
+  /// every time and the same steps with it: the grid-stride loop's `t +=
+  /// stride`, read in the loop although `t < n` is thread-varying.
+  bool leavesForGood(unsigned BranchID, const clang::CFGBlock *Write,
+                     const clang::CFGBlock *Use) const;
 
   struct SymbolicView;
 

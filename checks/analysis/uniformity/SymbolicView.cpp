@@ -212,12 +212,25 @@ void FunctionUniformity::Impl::scanInductions() {
   }
 }
 
-bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, unsigned GroupSize,
-                                               unsigned Proving) {
+bool FunctionUniformity::Impl::leavesForGood(unsigned BranchID, const CFGBlock *Write,
+                                              const CFGBlock *Use) const {
+  const CFGBlock *Branch = blockByID(BranchID);
+  if (!Branch || !Write || !Use)
+    return false;
+  return llvm::any_of(Branch->succs(), [&](const CFGBlock::AdjacentBlock &Side) {
+    const CFGBlock *B = Side.getReachableBlock();
+    return B && !reaches(B, Write) && !reaches(B, Use);
+  });
+}
+
+bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, const Stmt *Use,
+                                               unsigned GroupSize, unsigned Proving) {
   auto Found = Inductions.find(V);
   if (Found == Inductions.end())
     return false;
   const Induction &I = Found->second;
+  auto UseAt = Use ? BlockOf.find(Use) : BlockOf.end();
+  const CFGBlock *UseBlock = UseAt == BlockOf.end() ? nullptr : UseAt->second;
   auto Converged = [&](const Stmt *S) {
     auto It = BlockOf.find(S);
     if (It == BlockOf.end())
@@ -225,7 +238,8 @@ bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, unsigned GroupS
     llvm::BitVector D = Controls[It->second->getBlockID()];
     D &= Divergent;
     for (unsigned ID : D.set_bits())
-      if (ID != Proving && !(GroupSize < 32 && branchUniformInGroups(ID, GroupSize)))
+      if (ID != Proving && !(GroupSize < 32 && branchUniformInGroups(ID, GroupSize)) &&
+          !leavesForGood(ID, It->second, UseBlock))
         return false;
     return true;
   };
@@ -238,13 +252,13 @@ bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, unsigned GroupS
   return true;
 }
 
-bool FunctionUniformity::Impl::writesInLockstep(const VarDecl *V, unsigned GroupSize,
-                                                unsigned Proving) {
-  bool R = writesConverged(V, GroupSize, Proving);
+bool FunctionUniformity::Impl::writesInLockstep(const VarDecl *V, const Stmt *Use,
+                                                unsigned GroupSize, unsigned Proving) {
+  bool R = writesConverged(V, Use, GroupSize, Proving);
   // Only the rounds' (warp-wide) questions are logged; the group questions
   // come after the rounds.
   if (LogTaint && GroupSize >= 32) {
-    auto [Logged, New] = LockstepLog.try_emplace(V, R);
+    auto [Logged, New] = LockstepLog.try_emplace({V, Use}, R);
     if (!New && Logged->second != R)
       LockstepChanged = true;
   }
@@ -351,7 +365,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
         return R;
   if (P.isMutated(V)) {
     const Induction &I = P.induction(V);
-    if (I.Valid && P.writesInLockstep(V, GroupSize, ProvingBlock))
+    if (I.Valid && P.writesInLockstep(V, Point, GroupSize, ProvingBlock))
       if (TermRef Value = inductionValue(V, I, W, T))
         return Value;
     // The one definition that reaches here (of several, or of one whose
@@ -362,7 +376,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
     if (I.OnlyPlainWrites) {
       Induction Reaching = P.reachingInduction(V, Point);
       if (Reaching.Valid &&
-          (Reaching.Steps.empty() || P.writesInLockstep(V, GroupSize, ProvingBlock)))
+          (Reaching.Steps.empty() || P.writesInLockstep(V, Point, GroupSize, ProvingBlock)))
         if (TermRef Value = inductionValue(V, Reaching, W, T))
           return Value;
     }
@@ -447,7 +461,31 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
     if (std::optional<LaneRegister> R = returnedLaneRegister(Def))
       return Terms.cast(laneRegisterTerm(*R, Terms), W, false);
   }
-  return nullptr;
+  return application(Call, T);
+}
+
+TermRef FunctionUniformity::Impl::SymbolicView::application(const CallExpr *Call,
+                                                            SymbolicTranslator &T) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || isa<CXXMemberCallExpr>(Call) || Call->getNumArgs() == 0 ||
+      !Call->getType()->isIntegralOrEnumerationType())
+    return nullptr;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee); Method && !Method->isStatic())
+    return nullptr;
+  if (classifyCallee(Callee) || isThreadVaryingSourceCall(Callee))
+    return nullptr;
+  const FunctionDecl *Def = definitionOf(Callee);
+  const FunctionDecl *Body = Def ? Def : Callee;
+  if (Body == P.FD || (!Def && !isInSystemHeader(Callee, P.Ctx)))
+    return nullptr; // recursion, or a body the analysis cannot see
+  if (P.Cache.readsVaryingSource(Body) || P.Cache.containsCollective(Body))
+    return nullptr;
+  TermBuilder &Terms = T.terms();
+  llvm::SmallVector<TermRef, 4> Arguments;
+  for (const Expr *A : Call->arguments())
+    Arguments.push_back(T.translate(A));
+  return Terms.apply(Terms.uniform(Body->getCanonicalDecl(), 64, 0, nullptr), Arguments,
+                     T.widthOf(Call->getType()));
 }
 
 /// Whether \p R is built from constants and the thread's own indices alone

@@ -64,6 +64,14 @@ struct FunctionUniformity::Impl::SymbolicView final : SymbolicEnvironment {
 
   TermRef call(const clang::CallExpr *Call, SymbolicTranslator &T) override;
 
+  /// A call whose result depends on its arguments alone, whatever its body
+  /// (the callee reads no thread-varying source and runs no collective):
+  /// lanes that pass equal arguments get equal results, so the call is that
+  /// function applied to the translated arguments (TermBuilder::apply). A
+  /// hash of a tile-uniform key, a score read at a tile-uniform index.
+  /// Null for member calls (their object is state the terms cannot hold).
+  TermRef application(const clang::CallExpr *Call, SymbolicTranslator &T);
+
   /// The value \p Call returns, or with \p Field the value of that field of
   /// the aggregate it returns (`return uint2{tidx / N, tidx % N};`), for a
   /// helper whose body is const locals and one return (helperBody): the

@@ -70,8 +70,8 @@ bool FunctionUniformity::Impl::roundWouldRepeat() {
   for (const auto &[Question, Answer] : TaintLog)
     if (taintUnder(*this, Question.first, Question.second) != Answer)
       return false;
-  for (const auto &[V, Answer] : LockstepLog)
-    if (writesConverged(V) != Answer)
+  for (const auto &[Question, Answer] : LockstepLog)
+    if (writesConverged(Question.first, Question.second) != Answer)
       return false;
   return true;
 }

@@ -1,0 +1,81 @@
+// RUN: %check_warp_tidy %s warp-divergent-full-mask -- -arch=sm_80
+//
+// A call whose result depends on its arguments alone (the callee reads no
+// thread-varying source and runs no collective) gives equal results to
+// lanes that pass equal arguments, whatever its body: a hash of a key read
+// at a tile's index, a score read through a helper at that index. A helper
+// given a per-lane argument, or reading the thread's index itself, stays
+// per lane.
+//
+// And an induction variable read inside its loop: the lanes that left the
+// loop (a `return` on the bound) took no step the others did not, so the
+// lanes still there agree on `t / 4` in each 4-lane tile.
+
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+__device__ unsigned long long mix(unsigned long long k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdULL;
+  return k ^ (k >> 33);
+}
+
+__device__ int scoreAt(const int *scores, int index, int epoch) {
+  if (epoch == 0)
+    return scores[index];
+  return scores[index] | epoch;
+}
+
+__device__ int laneScore(const int *scores) { return scores[threadIdx.x]; }
+
+// Silent: the key, its hash and its score are one value per 8-lane tile.
+__global__ void tileProbe(const unsigned long long *keys, const int *scores, int *out,
+                          int epoch) {
+  auto g = cg::tiled_partition<8>(cg::this_thread_block());
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned long long key = keys[t / 8];
+  int found = 0;
+  if (mix(key) % 7 != 0 && scoreAt(scores, t / 8, epoch) > 0)
+    found = g.ballot(key == 3);
+  out[t] = g.shfl(found, 0);
+}
+
+// Reported: each lane reads its own score.
+__global__ void laneProbe(const int *scores, int *out, int epoch) {
+  auto g = cg::tiled_partition<8>(cg::this_thread_block());
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int found = 0;
+  if (scoreAt(scores, t, epoch) > 0)
+    found = g.ballot(t == 5);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: {{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a 8-lane tile{{.*}}
+  out[t] = g.shfl(found, 0);
+}
+
+// Reported: the helper reads threadIdx.x itself.
+__global__ void helperReadsTheLane(const int *scores, int *out) {
+  auto g = cg::tiled_partition<8>(cg::this_thread_block());
+  int found = 0;
+  if (laneScore(scores) > 0)
+    found = g.ballot(true);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: {{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a 8-lane tile{{.*}}
+  out[threadIdx.x] = g.shfl(found, 0);
+}
+
+// Reported for the bound, not for the key: the lanes that leave at `t >= n`
+// split a tile when n is not a multiple of 4, but the key test after it is
+// the same in every lane of a tile that stays.
+__global__ void gridStrideExit(const int *keys, int *out, size_t n) {
+  auto g = cg::tiled_partition<4>(cg::this_thread_block());
+  for (size_t t = blockIdx.x * blockDim.x + threadIdx.x;; t += blockDim.x * gridDim.x) {
+    if (t >= n)
+      return;
+    int key = keys[t / 4];
+    if (key == 0)
+      continue;
+    out[t / 4] = g.ballot(key > 5);
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: {{.*}}[warp-divergent-full-mask]
+    // CHECK-MESSAGES: :[[@LINE-7]]:9: note: this condition differs between the lanes of a 4-lane tile{{.*}}
+  }
+}
