@@ -79,3 +79,15 @@ __global__ void gridStrideExit(const int *keys, int *out, size_t n) {
     // CHECK-MESSAGES: :[[@LINE-7]]:9: note: this condition differs between the lanes of a 4-lane tile{{.*}}
   }
 }
+
+// Reported: an atomic two calls down gives each lane its own old value.
+__device__ int grab(int *counter, int k) { return atomicAdd(counter, k); }
+__device__ int grabNext(int *counter, int k) { return grab(counter, k) + 1; }
+__global__ void atomicTwoCallsDown(int *counter, int *out) {
+  int votes = 0;
+  if (grabNext(counter, 1) > 5)
+    votes = __ballot_sync(0xffffffffu, out[threadIdx.x] > 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: {{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp{{.*}}
+  out[threadIdx.x] = __shfl_sync(0xffffffffu, votes, 0);
+}

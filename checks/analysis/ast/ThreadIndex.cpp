@@ -124,9 +124,11 @@ bool isThreadVaryingSourceCall(const FunctionDecl *Callee) {
     return false;
   llvm::StringRef Name = Callee->getName();
   // Atomics return each lane's own old value; the CUDA spellings are
-  // atomicAdd..., clang's __nvvm_atom_*, libcu++'s fetch_* members.
+  // atomicAdd..., clang's __nvvm_atom_*, CUDA's __nv_atomic_*, libcu++'s fetch_*
+  // members.
   bool Atomic = Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
                 Name.starts_with("__atomic") || Name.starts_with("__hip_atomic") ||
+                Name.starts_with("__nv_atomic") ||
                 Name.starts_with("fetch_") || Name == "exchange" ||
                 Name.starts_with("compare_exchange");
   // Clocks (`clock()`, `clock64()`, `%globaltimer`) are not here: one read
