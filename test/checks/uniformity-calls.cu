@@ -91,3 +91,29 @@ __global__ void atomicTwoCallsDown(int *counter, int *out) {
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp{{.*}}
   out[threadIdx.x] = __shfl_sync(0xffffffffu, votes, 0);
 }
+
+// A `__constant__` variable is one address, read alike by every lane, also
+// in a helper the translator inlines: silent for a key at the tile's index,
+// reported for a key per lane.
+__constant__ unsigned long long ReservedMask = ~3ull;
+template <class K> __device__ bool isReserved(K key) { return (ReservedMask & key) == ReservedMask; }
+
+__global__ void reservedTileKey(const unsigned long long *keys, int *out) {
+  auto g = cg::tiled_partition<4>(cg::this_thread_block());
+  size_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  int found = 0;
+  if (!isReserved(keys[t / 4]))
+    found = g.ballot(keys[t / 4] == 9);
+  out[t] = g.shfl(found, 0);
+}
+
+__global__ void reservedLaneKey(const unsigned long long *keys, int *out) {
+  auto g = cg::tiled_partition<4>(cg::this_thread_block());
+  size_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  int found = 0;
+  if (!isReserved(keys[t]))
+    found = g.ballot(keys[t] == 9);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: {{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a 4-lane tile{{.*}}
+  out[t] = g.shfl(found, 0);
+}

@@ -266,6 +266,12 @@ bool FunctionUniformity::Impl::writesInLockstep(const VarDecl *V, const Stmt *Us
 }
 
 bool FunctionUniformity::Impl::SymbolicView::isUniform(const Expr *E) {
+  // A variable outside any function's frame (`__constant__`, `__device__`,
+  // a static member) is one address: every lane reads one value there,
+  // also inside an inlined helper (HierarchicalKV's RESERVED_KEY_MASK_1).
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()); V && !V->hasLocalStorage())
+      return true;
   // Inside an inlined helper the caller's state says nothing about the
   // helper's own expressions.
   return !Inlining && P.deps(E, *S) == 0;
