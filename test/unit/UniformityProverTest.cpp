@@ -350,8 +350,8 @@ TEST(UniformityProver, LoadAtA64BitTileIndexIsProvedInALaunchedShape) {
   TermRef Address = T.op(TermOp::Add, T.B.freshUniform(64),
                          T.op(TermOp::Shl, T.op(TermOp::UDiv, Id, T.c(16, 64)), T.c(2, 64)));
   TermRef Key = T.B.load(Address, 32);
-  TermRef Valid = T.op(TermOp::And, T.op(TermOp::Ne, Key, T.c(0)),
-                       T.op(TermOp::Ne, Key, T.c(0xffffffff)));
+  TermRef Valid =
+      T.op(TermOp::And, T.op(TermOp::Ne, Key, T.c(0)), T.op(TermOp::Ne, Key, T.c(0xffffffff)));
   auto Answer = [&](llvm::ArrayRef<LaunchedBlock> Shapes) {
     UniformityProver P(true, NoWallClockLimit, Shapes);
     UniformityProver::Answer A = P.sameInGroup(Valid, 16);

@@ -128,9 +128,8 @@ bool isThreadVaryingSourceCall(const FunctionDecl *Callee) {
   // members.
   bool Atomic = Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
                 Name.starts_with("__atomic") || Name.starts_with("__hip_atomic") ||
-                Name.starts_with("__nv_atomic") ||
-                Name.starts_with("fetch_") || Name == "exchange" ||
-                Name.starts_with("compare_exchange");
+                Name.starts_with("__nv_atomic") || Name.starts_with("fetch_") ||
+                Name == "exchange" || Name.starts_with("compare_exchange");
   // Clocks (`clock()`, `clock64()`, `%globaltimer`) are not here: one read
   // is one instruction, and the lanes that execute it together get one
   // value. Lanes that read at different times are lanes already apart,

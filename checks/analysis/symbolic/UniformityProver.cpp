@@ -991,9 +991,9 @@ UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery 
   return Unknown ? Existence::Unknown : Existence::NoneExists;
 }
 
-UniformityProver::Existence
-UniformityProver::solveLanePairInShape(const LanePairQuery &Q, const LaunchedBlock *Shape,
-                                       LanePairWitness &Witness) {
+UniformityProver::Existence UniformityProver::solveLanePairInShape(const LanePairQuery &Q,
+                                                                   const LaunchedBlock *Shape,
+                                                                   LanePairWitness &Witness) {
 #if LLVM_WITH_Z3
   llvm::SMTSolver &S = freshSolver(Z3);
   Solver &Z = *Z3;

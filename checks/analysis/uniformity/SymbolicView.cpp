@@ -213,7 +213,7 @@ void FunctionUniformity::Impl::scanInductions() {
 }
 
 bool FunctionUniformity::Impl::leavesForGood(unsigned BranchID, const CFGBlock *Write,
-                                              const CFGBlock *Use) const {
+                                             const CFGBlock *Use) const {
   const CFGBlock *Branch = blockByID(BranchID);
   if (!Branch || !Write || !Use)
     return false;
