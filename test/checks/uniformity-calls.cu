@@ -117,3 +117,22 @@ __global__ void reservedLaneKey(const unsigned long long *keys, int *out) {
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a 4-lane tile{{.*}}
   out[t] = g.shfl(found, 0);
 }
+
+// A helper's parameter is one value per caller's argument: a bound read
+// through a reference and rounded to whole warps splits no warp when the
+// caller passes one value; a caller that passes a per-lane value is
+// reported at its call.
+__device__ void roundedBoundLoop(const int &n, int *out) {
+  int votes = 0;
+  for (int i = threadIdx.x; i < (n / 32) * 32; i += 32)
+    votes += __ballot_sync(0xffffffffu, out[i] > 0);
+  out[threadIdx.x] = votes;
+}
+__global__ void passesOneBound(int n, int *out) { roundedBoundLoop(n, out); }
+__global__ void passesLaneBounds(int *out) {
+  int perLane = threadIdx.x * 40;
+  roundedBoundLoop(perLane, out);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'roundedBoundLoop' is called with a thread-varying argument {{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-2]]:20: note: this argument differs between the lanes of a warp{{.*}}
+  // CHECK-MESSAGES: :[[@LINE-9]]:14: note: the ballot in 'roundedBoundLoop' that needs the lanes is here
+}

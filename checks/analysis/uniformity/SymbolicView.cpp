@@ -274,7 +274,7 @@ bool FunctionUniformity::Impl::SymbolicView::isUniform(const Expr *E) {
       return true;
   // Inside an inlined helper the caller's state says nothing about the
   // helper's own expressions.
-  return !Inlining && P.deps(E, *S) == 0;
+  return !Inlining && (P.deps(E, *S) & ThreadVarying) == 0;
 }
 
 bool FunctionUniformity::Impl::SymbolicView::isUnchangingMemory(const Expr *E) {
@@ -389,7 +389,12 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
   }
   // A leaf: one per variable (and per point where it may have changed).
   const void *At = P.isMutated(V) ? Point : nullptr;
-  if (P.varDeps(V, *S) != 0)
+  // Only a thread-varying source makes a leaf per lane. A value that
+  // depends on this helper's parameters alone is the same in every lane
+  // whose caller passes the same arguments; whether callers do is asked at
+  // the calls (a Site's Argument divergence), as for any other question the
+  // helper's parameters decide.
+  if (P.varDeps(V, *S) & ThreadVarying)
     return Terms.perLane(V, W, At);
   // A kernel parameter keeps what every launch of the kernel in this unit
   // guarantees (`GGML_ASSERT(n % 32 == 0)` before the launch).
