@@ -836,28 +836,33 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
 }
 
 /// The launched shapes one at a time, or one model of any shape (null) when
-/// none is known. A question per shape keeps each one linear; a disjunction
-/// of shapes in one query made the extents symbolic factors again.
-static llvm::SmallVector<const LaunchedBlock *, 4>
-shapesToSolve(llvm::ArrayRef<LaunchedBlock> Blocks) {
+/// none is known: a question per shape keeps each one linear, where a
+/// disjunction of shapes in one query made the extents symbolic factors
+/// again. \p Decisive from one shape is the answer; otherwise Unknown from
+/// any shape leaves it unknown, and \p Otherwise holds in all of them.
+template <class Result, class AskFn>
+static Result acrossShapes(llvm::ArrayRef<LaunchedBlock> Blocks, Result Decisive, Result Otherwise,
+                           AskFn AskInShape) {
   llvm::SmallVector<const LaunchedBlock *, 4> Shapes;
   for (const LaunchedBlock &B : Blocks)
     Shapes.push_back(&B);
   if (Shapes.empty())
     Shapes.push_back(nullptr);
-  return Shapes;
+  bool Unknown = false;
+  for (const LaunchedBlock *Shape : Shapes) {
+    Result R = AskInShape(Shape);
+    if (R == Decisive)
+      return R;
+    Unknown = Unknown || R == Result::Unknown;
+  }
+  return Unknown ? Result::Unknown : Otherwise;
 }
 
 UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) {
   // Uniform in every shape the code runs in, varying in one of them.
-  bool Unknown = false;
-  for (const LaunchedBlock *Shape : shapesToSolve(Blocks)) {
-    Answer A = proveInShape(T, GroupSize, Shape);
-    if (A == Answer::Varying)
-      return A;
-    Unknown = Unknown || A == Answer::Unknown;
-  }
-  return Unknown ? Answer::Unknown : Answer::Uniform;
+  return acrossShapes(Blocks, Answer::Varying, Answer::Uniform, [&](const LaunchedBlock *Shape) {
+    return proveInShape(T, GroupSize, Shape);
+  });
 }
 
 UniformityProver::Answer UniformityProver::proveInShape(TermRef T, unsigned GroupSize,
@@ -981,14 +986,9 @@ bool UniformityProver::samplingFindsLanePair(const LanePairQuery &Q, LanePairWit
 UniformityProver::Existence UniformityProver::solveLanePair(const LanePairQuery &Q,
                                                             LanePairWitness &Witness) {
   // A pair in one shape the code runs in is a pair; none in every shape is none.
-  bool Unknown = false;
-  for (const LaunchedBlock *Shape : shapesToSolve(Blocks)) {
-    Existence E = solveLanePairInShape(Q, Shape, Witness);
-    if (E == Existence::Exists)
-      return E;
-    Unknown = Unknown || E == Existence::Unknown;
-  }
-  return Unknown ? Existence::Unknown : Existence::NoneExists;
+  return acrossShapes(
+      Blocks, Existence::Exists, Existence::NoneExists,
+      [&](const LaunchedBlock *Shape) { return solveLanePairInShape(Q, Shape, Witness); });
 }
 
 UniformityProver::Existence UniformityProver::solveLanePairInShape(const LanePairQuery &Q,
