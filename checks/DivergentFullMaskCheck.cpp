@@ -74,11 +74,14 @@ static SourceLocation fileLoc(const ASTContext &Ctx, SourceLocation Loc) {
   return Ctx.getSourceManager().getFileLoc(Loc);
 }
 
-/// What the divergent condition is, for the note. \p GroupSize: the lanes
-/// that must agree (a tile's collective needs only its tile's lanes to).
-static std::string describeCondition(const DivergenceSource &Src, unsigned GroupSize) {
-  std::string Lanes = GroupSize < 32 ? "the lanes of a " + std::to_string(GroupSize) + "-lane tile"
-                                     : std::string("the lanes of a warp");
+/// What the divergent condition is, for the note. The lanes that must agree
+/// are the site's: a tile's collective needs only its tile's lanes to, a
+/// mask that names some lanes only those.
+static std::string describeCondition(const DivergenceSource &Src, const CollectiveSite &Site) {
+  std::string Lanes =
+      Site.GroupSize < 32 ? "the lanes of a " + std::to_string(Site.GroupSize) + "-lane tile"
+      : Site.Required && !Site.Required->isAll() ? "the lanes the mask names"
+                                                 : std::string("the lanes of a warp");
   if (Src.Kind == DivergenceSource::Argument)
     return "this argument differs between " + Lanes +
            ", and inside the callee "
@@ -302,7 +305,7 @@ void DivergentFullMaskCheck::reportDivergent(const CollectiveSite &Site, LaneSet
       D << Fix->first << Fix->second;
   }
   if (Src.Condition)
-    diag(fileLoc(Ctx, Src.Condition->getBeginLoc()), describeCondition(Src, Site.GroupSize),
+    diag(fileLoc(Ctx, Src.Condition->getBeginLoc()), describeCondition(Src, Site),
          DiagnosticIDs::Note);
   if (Site.Helper && Site.Witness)
     diag(fileLoc(Ctx, Site.Witness->getBeginLoc()), "the %0 in %1 that needs the lanes is here",
@@ -333,7 +336,7 @@ void DivergentFullMaskCheck::reportEarlyExit(const CollectiveSite &Site, LaneSet
               "cond) computed before the return")
         << calleeName(Site.At) << maskText(Site) << Who;
   if (Src.Condition)
-    diag(fileLoc(Ctx, Src.Condition->getBeginLoc()), describeCondition(Src, Site.GroupSize),
+    diag(fileLoc(Ctx, Src.Condition->getBeginLoc()), describeCondition(Src, Site),
          DiagnosticIDs::Note);
   if (Site.Helper && Site.Witness)
     diag(fileLoc(Ctx, Site.Witness->getBeginLoc()), "the shuffle in %0 is here",

@@ -12,7 +12,7 @@ using namespace clang::ast_matchers;
 namespace warp_tidy {
 
 void ReductionResultLaneCheck::onStartOfTranslationUnit() {
-  WarpCheck::onStartOfTranslationUnit();
+  UniformityCheck::onStartOfTranslationUnit();
   Reach.emplace();
 }
 
@@ -29,10 +29,20 @@ void ReductionResultLaneCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Reach)
     Reach.emplace();
   const SourceManager &SM = *Result.SourceManager;
+  UniformityRef Analysis;
   for (const LaneZeroTotalUse &U : findLaneZeroTotalUses(FD, *Result.Context, *Reach)) {
     SourceLocation Loc = SM.getFileLoc(U.Use->getBeginLoc());
-    if (!firstReportAt(Loc))
+    if (reportedAt(Loc))
       continue;
+    // A use that only lane 0 can reach, however its guard is written
+    // (`(t & 31) == 0` with t = threadIdx.x % 64, `lane == 0 && n > 0`):
+    // the lane sets of the uniformity analysis say which lanes get there.
+    if (!Analysis)
+      Analysis = collectiveAnalysis(FD, *Result.Context);
+    LaneSet Users = Analysis ? Analysis->mayReach(U.Use) : LaneSet::all();
+    if (!Users.isEmpty() && LaneSet::single(0).includes(Users))
+      continue;
+    firstReportAt(Loc);
     std::string What = U.Var ? "'" + U.Var->getName().str() + "'" : "the result of this call";
     diag(Loc, "%0 holds the total of a __shfl_down_sync tree reduction only in lane 0 "
               "(every other lane holds a partial sum of the lanes at and above it), but "

@@ -9,15 +9,15 @@
 #ifndef WARP_TIDY_REDUCTIONRESULTLANECHECK_H
 #define WARP_TIDY_REDUCTIONRESULTLANECHECK_H
 
-#include "WarpCheck.h"
+#include "UniformityCheck.h"
 #include "patterns/ReductionResultLane.h"
 #include <optional>
 
 namespace warp_tidy {
 
-class ReductionResultLaneCheck : public WarpCheck {
+class ReductionResultLaneCheck : public UniformityCheck {
 public:
-  using WarpCheck::WarpCheck;
+  using UniformityCheck::UniformityCheck;
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;

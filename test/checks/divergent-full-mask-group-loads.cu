@@ -67,6 +67,37 @@ __global__ void probe(Slot *table, int *out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = found;
 }
 
+// Shared memory filled in one phase and read in the next: no store reaches
+// the read without passing the barrier, so lanes that read one slot read one
+// value (StopThePop's per-tile ids in shared memory).
+__global__ void sharedRowsAfterBarrier(const int *__restrict__ ids, int *out) {
+  __shared__ int rows[64];
+  auto tile = cg::tiled_partition<4>(cg::this_thread_block());
+  for (int k = 0; k < 4; ++k) {
+    if (threadIdx.x < 64)
+      rows[threadIdx.x] = ids[(blockIdx.x * 4 + k) * 64 + threadIdx.x];
+    __syncthreads();
+    int v = 0;
+    if (rows[threadIdx.x / 4] > 0)
+      v = tile.ballot(out[threadIdx.x] > 0);
+    out[threadIdx.x] += v;
+    __syncthreads();
+  }
+}
+
+// A value one lane computes and cg::invoke_one_broadcast hands to the whole
+// tile (Gallatin's table levels) is the tile's, however the lane got it.
+__global__ void broadcastLevels(const int *__restrict__ levels, int *out) {
+  auto tile = cg::tiled_partition<4>(cg::this_thread_block());
+  int level = cg::invoke_one_broadcast(tile, [&]() { return levels[threadIdx.x]; });
+  int v = 0;
+  while (level > 0) {
+    v += tile.ballot(out[threadIdx.x] > level);
+    level = cg::invoke_one_broadcast(tile, [&]() { return level - 1 - (threadIdx.x & 1); });
+  }
+  out[threadIdx.x] = v;
+}
+
 // ---------------------------------------------------------- must flag
 
 // Rows of 2 lanes but tiles of 4: two rows share a tile.
@@ -106,4 +137,22 @@ __global__ void perLaneElement(const int *__restrict__ rowPtr, const int *__rest
   // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: thread_block_tile::ballot with the implicit mask of its 8-lane tile{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a 8-lane tile{{.*}}
   out[threadIdx.x] = v;
+}
+
+// The same without the barrier that ends the loop's phase: the next
+// iteration's stores can land between two lanes' reads.
+__global__ void sharedRowsRewritten(const int *__restrict__ ids, int *out) {
+  __shared__ int rows[64];
+  auto tile = cg::tiled_partition<4>(cg::this_thread_block());
+  for (int k = 0; k < 4; ++k) {
+    if (threadIdx.x < 64)
+      rows[threadIdx.x] = ids[(blockIdx.x * 4 + k) * 64 + threadIdx.x];
+    __syncthreads();
+    int v = 0;
+    if (rows[threadIdx.x / 4] > 0)
+      v = tile.ballot(out[threadIdx.x] > 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: thread_block_tile::ballot with the implicit mask of its 4-lane tile{{.*}}[warp-divergent-full-mask]
+    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: this condition differs between the lanes of a 4-lane tile{{.*}}
+    out[threadIdx.x] += v;
+  }
 }

@@ -91,7 +91,7 @@ __global__ void flagLaneGuards(int *out, int v) {
   if (lane < 8)
     out[1] = __shfl_sync(0x0000ffff, v, 0);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __shfl_sync with mask 0x0000ffff is reached by only some of the lanes it names: lanes 8-15 never reach it{{.*}}[warp-divergent-full-mask]
-  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
+  // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes the mask names, so only some lanes take the path to the collective
   if (threadIdx.x < 40)
     out[2] = __shfl_sync(FULL, v, 0);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __shfl_sync with a full mask is reached by only some of the lanes it names: lanes 8-31 never reach it{{.*}}[warp-divergent-full-mask]

@@ -123,7 +123,7 @@ __global__ void operatorWritten(const int *in, int *out) {
   if (lane < 16)
     out[0] = __shfl_sync(0x0000ffff, v, 0);
     // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __shfl_sync with mask 0x0000ffff is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
-    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp, so only some lanes take the path to the collective
+    // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes the mask names, so only some lanes take the path to the collective
 }
 
 // ------------------------------------------ "lane ids" the scans trusted by name

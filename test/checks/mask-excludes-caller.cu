@@ -224,3 +224,23 @@ __global__ void ballotMaskMustStaySilent(const float *in, float *out, int n) {
   v += __shfl_xor_sync(stay, v, 1);
   out[i] = v;
 }
+
+// Launch shapes: a kernel that every launch of this unit runs as 16 threads
+// has lanes 0-15 only, so a half mask names every lane that exists (CPM.cu's
+// seq_verify_kernel). Launched with 48 threads, lanes 16-31 of the first
+// warp exist and call it without their bit.
+static __global__ void sixteenThreads(const int *in, int *out) {
+  int v = in[threadIdx.x];
+  v += __shfl_down_sync(0x0000ffffu, v, 1);
+  out[threadIdx.x] = v;
+}
+static __global__ void fortyEightThreads(const int *in, int *out) {
+  int v = in[threadIdx.x];
+  v += __shfl_down_sync(0x0000ffffu, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: mask 0x0000ffff of __shfl_down_sync leaves out lanes 16-31, which can reach this call{{.*}}[warp-mask-excludes-caller]
+  out[threadIdx.x] = v;
+}
+void launchShapes(const int *in, int *out) {
+  sixteenThreads<<<1, 16>>>(in, out);
+  fortyEightThreads<<<1, 48>>>(in, out);
+}

@@ -200,6 +200,17 @@ __global__ void arrayTotalsEverywhere(const float *in, float *out) {
     // CHECK-MESSAGES: :[[@LINE-4]]:14: note: the value comes from this call, whose reduction leaves the total in lane 0
 }
 
+// A copy of the total is still lane 0's only: every lane stores it.
+__global__ void copiedThenUsedByAll(const float *in, float *out) {
+  float v = in[threadIdx.x];
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(FULL, v, off);
+  float total = v;
+  out[threadIdx.x] = in[threadIdx.x] / total;
+  // CHECK-MESSAGES: :[[@LINE-1]]:40: warning: 'total' holds the total of a __shfl_down_sync tree reduction only in lane 0{{.*}}[warp-reduction-result-lane]
+  // CHECK-MESSAGES: :[[@LINE-4]]:10: note: the reduction moves values down towards lane 0 here
+}
+
 // ---------------------------------------------------------- must stay silent
 
 // Only lane 0 consumes the total: guarded store, early exit, ?: arm.
@@ -486,3 +497,43 @@ template <int Block> __global__ void countAboveDeep(const float *in, unsigned *o
   countVia<Block>(in, tx, out, pivot);
 }
 template __global__ void countAboveDeep<256>(const float *, unsigned *, float);
+
+// Guards that only lane 0 passes, written in ways no pattern lists: the lane
+// sets of the uniformity analysis evaluate them for every thread (fastllm's
+// MoE kernels: the lane of a 64-thread group, then its low five bits).
+__global__ void groupOfSixtyFour(const float *in, float *out) {
+  const int local = threadIdx.x % 64;
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(FULL, v, off);
+  if ((local & 31) == 0)
+    out[blockIdx.x * 2 + local / 32] = v;
+}
+__global__ void laneZeroAndData(const int *in, int *out) {
+  const int lane = (threadIdx.x + 32 * threadIdx.y) & 31;
+  int c = in[threadIdx.x] > 0;
+  for (int off = 16; off > 0; off >>= 1)
+    c += __shfl_down_sync(FULL, c, off);
+  if (lane == 0 && c > 0)
+    atomicAdd(out, c);
+}
+
+// The total copied back into the lane's own accumulator, which only lane 0
+// reads afterwards (fastllm's FP8 GEMV): the copy is no use, its reads are.
+template <int PART>
+__global__ void copiedBackThenLaneZero(const float *in, float *out) {
+  const int laneId = threadIdx.x & 31;
+  float acc[PART];
+  for (int x = 0; x < PART; x++)
+    acc[x] = in[x * blockDim.x + threadIdx.x];
+  for (int x = 0; x < PART; x++) {
+    float v = acc[x];
+    for (int off = 16; off > 0; off >>= 1)
+      v += __shfl_down_sync(FULL, v, off);
+    acc[x] = v;
+  }
+  if (laneId == 0)
+    for (int x = 0; x < PART; x++)
+      out[blockIdx.x * PART + x] = acc[x];
+}
+template __global__ void copiedBackThenLaneZero<4>(const float *, float *);

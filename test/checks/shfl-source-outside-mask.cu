@@ -67,6 +67,21 @@ __global__ void halfWarp(int *out, int v) {
     // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: __shfl_up_sync reads lane - 1, so lane 16 reads lane 15, which is not in the mask 0xffff0000{{.*}}[warp-shfl-source-outside-mask]
 }
 
+// A written-out tree that starts too wide: lane 0 reads lane 16 in the
+// first step.
+__global__ void writtenOutTreeTooWide(int *out, const int *in) {
+  const int lane = threadIdx.x & 31;
+  if (lane < 16) {
+    int s = in[lane];
+    s += __shfl_down_sync(HALF, s, 16);
+    // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl_down_sync reads lane + 16, so lane 0 reads lane 16, which is not in the mask 0x0000ffff{{.*}}[warp-shfl-source-outside-mask]
+    s += __shfl_down_sync(HALF, s, 8);
+    s += __shfl_down_sync(HALF, s, 4);
+    if (lane == 0)
+      out[0] = s;
+  }
+}
+
 // Width 16: the low segment ends at lane 15, so lane 8 + 8 gets its own
 // value back and 0x0000ffff is fine; with 0x000000ff lane 0 reads lane 8.
 // Reported once, for the instantiation that reads outside.
@@ -172,6 +187,48 @@ __global__ void insideTheMask(int *out, int v) {
   }
   if (lane >= 16)
     out[96 + lane] = __shfl_up_sync(0xffff0000u, v, 1, 16);
+}
+
+// The same tree written out step by step, as a 16-thread kernel would: each
+// step alone has lanes 8-15 read lanes 16-23, but the total is lane 0's,
+// which reads only lanes 0-15.
+__global__ void writtenOutTree(int *out, const int *in) {
+  const int lane = threadIdx.x & 31;
+  if (lane < 16) {
+    int s = in[lane];
+    s += __shfl_down_sync(HALF, s, 8);
+    s += __shfl_down_sync(HALF, s, 4);
+    s += __shfl_down_sync(HALF, s, 2);
+    s += __shfl_down_sync(HALF, s, 1);
+    if (lane == 0)
+      out[0] = s;
+  }
+}
+
+// Two trees on one variable (CPM.cu's RMS norm): each warp's total, then
+// the first 16 lanes reduce the warps' totals. Each step belongs to its own
+// tree.
+__global__ void treeOfWarpTotals(float *out, const float *in) {
+  __shared__ float totals[16];
+  const int col = threadIdx.x;
+  float sum = in[blockIdx.x * blockDim.x + col];
+  sum += __shfl_down_sync(FULL, sum, 16);
+  sum += __shfl_down_sync(FULL, sum, 8);
+  sum += __shfl_down_sync(FULL, sum, 4);
+  sum += __shfl_down_sync(FULL, sum, 2);
+  sum += __shfl_down_sync(FULL, sum, 1);
+  if (col % 32 == 0)
+    totals[col / 32] = sum;
+  __syncthreads();
+  if (col < 16) {
+    sum = totals[col];
+    sum += __shfl_down_sync(HALF, sum, 8);
+    sum += __shfl_down_sync(HALF, sum, 4);
+    sum += __shfl_down_sync(HALF, sum, 2);
+    sum += __shfl_down_sync(HALF, sum, 1);
+  }
+  if (col == 0)
+    out[blockIdx.x] = sum;
 }
 
 // The shuffled value is discarded, or the offset is not known statically.

@@ -236,6 +236,26 @@ TEST(UniformityProver, WarpIndexAndRoundedGroupBoundAreUniform) {
   EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLt, G, Rounded4), 8), UniformityProver::Answer::Uniform);
 }
 
+// Only the lanes a mask names must agree: the half-warp index is the same
+// in lanes 0-15 and in lanes 16-31, not across the warp; a lane parity is
+// the same in no half. Sampling and solver both honour the lane set.
+TEST(UniformityProver, NamedLanesAgreeOnTheirHalfOnly) {
+  Terms T;
+  UniformityProver P(true, NoWallClockLimit);
+  TermRef Half = T.op(TermOp::LShr, T.op(TermOp::And, T.tidX(), T.c(31)), T.c(4));
+  TermRef Row = T.op(TermOp::Add, T.B.uniform(&T, 32), Half);
+  TermRef InRange = T.op(TermOp::SLt, Row, T.B.uniform(&P, 32));
+  EXPECT_EQ(P.sameInGroup(InRange), UniformityProver::Answer::Varying);
+  EXPECT_EQ(P.sameInGroup(InRange, LaneGroup(32, 0x0000ffffu)), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.sameInGroup(InRange, LaneGroup(32, 0xffff0000u)), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.sameInGroup(InRange, LaneGroup(32, 0x00018000u)), UniformityProver::Answer::Varying);
+  TermRef Parity = T.op(TermOp::And, T.tidX(), T.c(1));
+  EXPECT_EQ(P.sameInGroup(Parity, LaneGroup(32, 0x0000ffffu)), UniformityProver::Answer::Varying);
+  // One named lane per group has nothing to disagree with.
+  EXPECT_EQ(P.sameInGroup(Parity, LaneGroup(32, 0x00000100u)), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.sameInGroup(Parity, LaneGroup(4, 0x11111111u)), UniformityProver::Answer::Uniform);
+}
+
 TEST(UniformityProver, LinearisedIdIsTheHardwareWarpInAnyBlockShape) {
   Terms T;
   UniformityProver General(/*WarpAlignedBlocks=*/false, NoWallClockLimit);

@@ -80,6 +80,9 @@ const WarpIntrinsic Table[] = {
      "cooperative_groups"},
     {"exclusive_scan", K::TileReduce, D::None, N, 1, N, N, 30, true, true, "",
      "cooperative_groups"},
+    // One lane of the group runs the callable; its result is shuffled to all.
+    {"invoke_one_broadcast", K::TileReduce, D::None, N, N, N, N, 30, true, true, "",
+     "cooperative_groups"},
 };
 
 } // namespace

@@ -33,7 +33,8 @@ enum class CollectiveKind {
   ActiveMask,  ///< __activemask: not a collective, reports converged lanes.
   Matrix,      ///< nvcuda::wmma load/store/mma_sync: whole warp, no mask.
   TileMember,  ///< cooperative_groups tile members (shfl*, any, all, sync...).
-  TileReduce,  ///< cooperative_groups::reduce / inclusive_scan on a tile.
+  TileReduce,  ///< cooperative_groups::reduce / inclusive_scan /
+               ///< invoke_one_broadcast on a tile.
 };
 
 /// Which direction a shuffle reads from; drives the scan checks.

@@ -15,6 +15,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <limits>
@@ -216,6 +217,8 @@ struct Event {
   std::optional<int64_t> Element;
   /// For an array: the local variable the written element's index is.
   const VarDecl *IndexVar = nullptr;
+  /// The value stored, when the event stores one.
+  const Expr *Value = nullptr;
 };
 
 /// The statements that change \p Index (with events \p IndexEvents) when
@@ -307,6 +310,11 @@ private:
   // The events of every local variable of \p Body, in source order.
   llvm::DenseMap<const VarDecl *, std::vector<Event>> collectEvents(const Stmt *Body,
                                                                     unsigned Depth);
+  /// `acc[x] = v;`, `float t = v;`: a copy of a local that holds a lane-0
+  /// total holds it too. Marks such events with the reduction and
+  /// remembers the copied reads (CopiedReads), whose own use is the copy's.
+  void propagateCopies(llvm::DenseMap<const VarDecl *, std::vector<Event>> &Events,
+                       StmtReachability &Paths);
   bool onlyLaneZero(const Expr *Use);
   const Expr *valueOf(const Expr *Ref);
   bool isBroadcastFromLaneZero(const Expr *Value);
@@ -323,6 +331,7 @@ private:
   const SourceManager &SM;
   DownShuffleReach &Reach;
   llvm::DenseMap<const FunctionDecl *, const CallExpr *> HelperResults;
+  llvm::DenseSet<const DeclRefExpr *> CopiedReads;
 };
 
 bool Analyzer::reductionValue(const Expr *Value, const VarDecl *Var, unsigned Depth,
@@ -359,6 +368,7 @@ const CallExpr *Analyzer::returnedLaneZeroTotal(const FunctionDecl *FD, unsigned
   HelperResults[FD] = nullptr; // recursion: not a reduction helper
   auto Events = collectEvents(FD->getBody(), Depth);
   StmtReachability Paths(FD, Ctx);
+  propagateCopies(Events, Paths);
   // Every return must hand back a variable whose last event is a reduction.
   const CallExpr *Result = nullptr;
   bool AllReturnsReduce = true, AnyReturn = false;
@@ -404,6 +414,7 @@ llvm::DenseMap<const VarDecl *, std::vector<Event>> Analyzer::collectEvents(cons
     }
     if (Value)
       reductionValue(Value, Var, Depth, E.Shuffle, E.HelperCall);
+    E.Value = Value;
     Events[Var].push_back(E);
   };
   forEachStmt(Body, [&](const Stmt *S) {
@@ -470,6 +481,36 @@ bool isLaneZeroTest(const Expr *Cond, bool Holds, const ASTContext &Ctx, unsigne
   return !Holds && IsPosition(Cond);
 }
 
+void Analyzer::propagateCopies(llvm::DenseMap<const VarDecl *, std::vector<Event>> &Events,
+                               StmtReachability &Paths) {
+  for (auto &Entry : Events)
+    for (Event &E : Entry.second) {
+      // A plain copy: `t = v` or `T t = v`, not `t += v` (a use of v).
+      const auto *Assign = dyn_cast<BinaryOperator>(E.At);
+      if (!E.Value || E.Shuffle || (Assign && Assign->getOpcode() != BO_Assign))
+        continue;
+      const auto *Read = dyn_cast<DeclRefExpr>(stripValue(E.Value));
+      const auto *Source = Read ? dyn_cast<VarDecl>(Read->getDecl()) : nullptr;
+      // Into the thread's own storage only: a store through a pointer is
+      // a use (other threads, the host read it).
+      QualType Target = Entry.first->getType();
+      if (!Source || Source == Entry.first || !Source->hasLocalStorage() ||
+          Target->isPointerType() || Target->isReferenceType())
+        continue;
+      auto It = Events.find(Source);
+      if (It == Events.end())
+        continue;
+      const Event *From = reachingEvent(
+          It->second, Read, SM, Paths, [](const Event &) { return true; },
+          [](const Event &, llvm::SmallVectorImpl<const Stmt *> &) {});
+      if (!From || !From->Shuffle)
+        continue;
+      E.Shuffle = From->Shuffle;
+      E.HelperCall = From->HelperCall;
+      CopiedReads.insert(Read);
+    }
+}
+
 bool Analyzer::onlyLaneZero(const Expr *Use) {
   for (const Fact &F : factsAt(Use, Ctx))
     if (isLaneZeroTest(F.Cond, F.Holds, Ctx))
@@ -532,6 +573,7 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
   const Stmt *Body = FD->getBody();
   auto Events = collectEvents(Body, 0);
   StmtReachability Paths(FD, Ctx);
+  propagateCopies(Events, Paths);
   llvm::DenseMap<const Stmt *, bool> Reported; // one report per reduction event
   bool AnyReduction = llvm::any_of(Events, [](const auto &Entry) {
     return llvm::any_of(Entry.second, [](const Event &E) { return E.Shuffle != nullptr; });
@@ -550,8 +592,9 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
       // Every question below is about the expression that stands for the
       // value: its parents are asked once.
       const Expr *Value = valueOf(Ref);
-      if (isWrite(Ref, Value))
-        return;
+      if (isWrite(Ref, Value) || CopiedReads.count(Ref))
+        return; // a copy's uses are judged as the copy's
+
       // An element with a constant index is only what was written to it
       // (or to every element, through a variable index).
       std::optional<int64_t> Element = constantElement(Value, Ctx);

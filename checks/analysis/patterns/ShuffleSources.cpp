@@ -230,6 +230,17 @@ bool isTreeReduction(ShuffleDirection Dir, llvm::ArrayRef<int64_t> Offsets) {
   return true;
 }
 
+/// One step of a tree reduction written out: `v += __shfl_down_sync(m, v, 8);
+/// v += __shfl_down_sync(m, v, 4); ...`, a down shuffle with a constant
+/// offset followed by others on the same value with smaller ones. Its
+/// result is judged like a loop's: by the lane that ends up with the total.
+bool isTreeReductionStep(const WarpCollective &C, const WarpIntrinsic &I, ASTContext &Ctx) {
+  const auto *Call = dyn_cast<CallExpr>(C.At);
+  if (I.Direction != ShuffleDirection::Down || !Call || !C.LaneOrDelta.E)
+    return false;
+  return offsetTrend(C.LaneOrDelta.E, Call, Ctx) == OffsetTrend::Halving;
+}
+
 /// The lowest lane of \p Lanes in every width-wide segment.
 LaneSet firstLanes(LaneSet Lanes, unsigned Width) {
   LaneSet Result = LaneSet::none();
@@ -467,7 +478,7 @@ std::optional<ShuffleSourceFinding> judge(const WarpCollective &C, const MaskLan
     // first lane of each segment; the other lanes' partial sums may read
     // past the mask harmlessly (`0x0000ffff` with offsets 8, 4, 2, 1 sums
     // lanes 0-15 correctly into lane 0).
-    if (isTreeReduction(I.Direction, *Offsets))
+    if (isTreeReduction(I.Direction, *Offsets) || isTreeReductionStep(C, I, Ctx))
       Readers = firstLanes(Readers, Width);
     for (unsigned Lane = 0; Lane < 32 && !Found; ++Lane) {
       if (!Readers.contains(Lane))

@@ -142,12 +142,16 @@ const Expr *offsetOfSourceLane(const Expr *SrcLane, const ASTContext &Ctx, unsig
 }
 
 // Straight-line code: the constant offsets of the shuffles of the same kind
-// on the same value, in source order.
+// on the same value, in source order. A function may hold several such
+// sequences (a warp's tree, then a 16-lane tree of the warps' totals, both
+// on `sum`): the shuffle belongs to the longest run of strictly growing or
+// strictly halving offsets that contains it.
 OffsetTrend sequenceTrend(const CallExpr *Shuffle, const ShuffleParts &Parts, ASTContext &Ctx) {
   const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx);
   if (!FD || !FD->getBody())
     return OffsetTrend::Unknown;
   llvm::SmallVector<int64_t, 8> Offsets;
+  std::optional<size_t> At;
   forEachStmt(FD->getBody(), [&](const Stmt *S) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
@@ -157,17 +161,32 @@ OffsetTrend sequenceTrend(const CallExpr *Shuffle, const ShuffleParts &Parts, AS
         Other.Collective->Intrinsic != Parts.Collective->Intrinsic ||
         !sameValue(Other.Value, Parts.Value, Ctx))
       return;
-    if (std::optional<int64_t> K = integerConstant(Other.Offset, Ctx))
+    if (std::optional<int64_t> K = integerConstant(Other.Offset, Ctx)) {
+      if (Call == Shuffle)
+        At = Offsets.size();
       Offsets.push_back(*K);
+    }
   });
   if (Offsets.size() <= 1)
     return OffsetTrend::Single;
-  bool Up = true, Down = true;
-  for (size_t I = 1; I < Offsets.size(); ++I) {
-    Up &= Offsets[I] > Offsets[I - 1];
-    Down &= Offsets[I] < Offsets[I - 1];
-  }
-  return Up ? OffsetTrend::Growing : Down ? OffsetTrend::Halving : OffsetTrend::Unknown;
+  if (!At)
+    return OffsetTrend::Unknown;
+  // The run through At in which every step goes the way Up says.
+  auto RunLength = [&](bool Up) {
+    auto Steps = [&](size_t From, size_t To) {
+      return Up ? Offsets[To] > Offsets[From] : Offsets[To] < Offsets[From];
+    };
+    size_t Begin = *At, End = *At;
+    while (Begin > 0 && Steps(Begin - 1, Begin))
+      --Begin;
+    while (End + 1 < Offsets.size() && Steps(End, End + 1))
+      ++End;
+    return End - Begin + 1;
+  };
+  size_t Growing = RunLength(true), Halving = RunLength(false);
+  if (Growing == Halving)
+    return OffsetTrend::Unknown;
+  return Growing > Halving ? OffsetTrend::Growing : OffsetTrend::Halving;
 }
 
 unsigned segmentWidth(const CallExpr *Call, const CollectiveCall &C, const ASTContext &Ctx) {

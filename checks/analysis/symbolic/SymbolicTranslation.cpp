@@ -46,9 +46,77 @@ TermRef SymbolicTranslator::translate(const Expr *E) {
   if (Depth > 48)
     return leaf(E);
   ++Depth;
-  TermRef R = isIntegral(E->getType()) ? translateInteger(E, widthOf(E->getType())) : leaf(E);
+  TermRef R = isIntegral(E->getType())             ? translateInteger(E, widthOf(E->getType()))
+              : E->getType()->isRealFloatingType() ? translateFloating(E)
+                                                   : leaf(E);
   --Depth;
   return R;
+}
+
+// The functions that floating-point operations and conversions are, one
+// uniform leaf per opcode or cast kind (keys of TermBuilder::uniform).
+static const char BinaryKeys[BO_Comma + 1] = {}, UnaryKeys[UO_Coawait + 1] = {},
+                                        CastKeys[CK_HLSLAggregateSplatCast + 1] = {};
+
+TermRef SymbolicTranslator::opaque(const char *Family, unsigned Key,
+                                   llvm::ArrayRef<TermRef> Operands, unsigned Width) {
+  return Terms.apply(Terms.uniform(Family + Key, 64), Operands, Width);
+}
+
+/// A floating-point value: its bits when it folds, the memory it reads, the
+/// variable it names, or an operation applied to its operands. IEEE
+/// arithmetic is a function of its operands (in one rounding mode), so lanes
+/// that compute from equal inputs hold equal results: `half[wy].w != 0`
+/// read at a warp-uniform `wy` is one value per warp.
+TermRef SymbolicTranslator::translateFloating(const Expr *E) {
+  E = E->IgnoreParens();
+  llvm::APFloat Folded(0.0);
+  if (!E->isValueDependent() && E->EvaluateAsFloat(Folded, Ctx))
+    return Terms.constant(Folded.bitcastToAPInt().getZExtValue(), 64);
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    const Expr *Sub = Cast->getSubExpr();
+    switch (Cast->getCastKind()) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+      if (isa<ArraySubscriptExpr, MemberExpr>(Sub->IgnoreParens()) ||
+          (isa<UnaryOperator>(Sub->IgnoreParens()) &&
+           cast<UnaryOperator>(Sub->IgnoreParens())->getOpcode() == UO_Deref))
+        if (TermRef T = memoryRead(Sub->IgnoreParens(), 64))
+          return T;
+      return translate(Sub);
+    case CK_FloatingCast:
+    case CK_IntegralToFloating:
+      return opaque(CastKeys, Cast->getCastKind(), {translate(Sub)}, 64);
+    default:
+      return leaf(E);
+    }
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (TermRef T = Env.variable(V, Ref, *this))
+        return T;
+    return leaf(E);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (!BO->isMultiplicativeOp() && !BO->isAdditiveOp())
+      return Op == BO_Comma ? translate(BO->getRHS()) : leaf(E);
+    return opaque(BinaryKeys, Op, {translate(BO->getLHS()), translate(BO->getRHS())}, 64);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Plus)
+      return translate(UO->getSubExpr());
+    if (UO->getOpcode() == UO_Minus)
+      return opaque(UnaryKeys, UO_Minus, {translate(UO->getSubExpr())}, 64);
+    return leaf(E);
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return Terms.ite(translate(CO->getCond()), translate(CO->getTrueExpr()),
+                     translate(CO->getFalseExpr()));
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (TermRef T = Env.call(Call, *this))
+      return T;
+  return leaf(E);
 }
 
 // Built-in index components get one uniform leaf each, shared by every
@@ -125,6 +193,9 @@ TermRef SymbolicTranslator::translateInteger(const Expr *E, unsigned Width) {
     }
     case CK_IntegralToBoolean:
       return Terms.cast(Terms.toBool(translate(Sub)), Width, false);
+    case CK_FloatingToIntegral:
+    case CK_FloatingToBoolean:
+      return opaque(CastKeys, Cast->getCastKind(), {translate(Sub)}, Width);
     default:
       return leaf(E);
     }
@@ -237,6 +308,12 @@ TermRef SymbolicTranslator::address(const Expr *E) {
     uint64_t Offset = Ctx.getFieldOffset(Field) / Ctx.getCharWidth();
     return Terms.binary(TermOp::Add, Base, Terms.constant(Offset, 64));
   }
+  // A variable outside any thread's frame (`__shared__`, `__device__`,
+  // `__constant__`) lies at one address for every lane; a local array is
+  // each thread's own.
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()); V && !V->hasLocalStorage())
+      return Terms.uniform(V->getCanonicalDecl(), 64);
   return nullptr;
 }
 
@@ -298,6 +375,9 @@ TermRef SymbolicTranslator::binaryOperator(const Expr *E, unsigned Width) {
     TermRef A = Terms.toBool(translate(L)), B = Terms.toBool(translate(R));
     return Terms.cast(Terms.binary(Op == BO_LAnd ? TermOp::And : TermOp::Or, A, B), Width, false);
   }
+  if (L->getType()->isRealFloatingType() && R->getType()->isRealFloatingType() &&
+      BO->isComparisonOp())
+    return opaque(BinaryKeys, Op, {translate(L), translate(R)}, Width);
   if (!isIntegral(L->getType()) || !isIntegral(R->getType()))
     return leaf(E);
   bool Signed = isSigned(L->getType());

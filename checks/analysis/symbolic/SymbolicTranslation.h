@@ -66,7 +66,9 @@ public:
                      bool AlignedBlocks)
       : Ctx(Ctx), Terms(Terms), Env(Env), AlignedBlocks(AlignedBlocks) {}
 
-  /// The term of \p E (any type; non-integers become leaves).
+  /// The term of \p E (any type: a floating-point value is an opaque 64-bit
+  /// term, equal in lanes that compute it from equal inputs; other
+  /// non-integers become leaves).
   TermRef translate(const clang::Expr *E);
   /// A leaf for \p E, uniform or per-lane as the environment judges it.
   TermRef leaf(const clang::Expr *E);
@@ -78,6 +80,11 @@ public:
 
 private:
   TermRef translateInteger(const clang::Expr *E, unsigned Width);
+  TermRef translateFloating(const clang::Expr *E);
+  /// Operation \p Key (an opcode or cast kind of \p Family) applied to
+  /// \p Operands: a pure function of them, nothing else known.
+  TermRef opaque(const char *Family, unsigned Key, llvm::ArrayRef<TermRef> Operands,
+                 unsigned Width);
   TermRef binaryOperator(const clang::Expr *E, unsigned Width);
   TermRef blockBase(const clang::Expr *L, const clang::Expr *R, unsigned Width);
   /// A read of unchanging memory at a lane-dependent address as a Load of

@@ -6,6 +6,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -335,7 +336,29 @@ static bool steer(TermRef T, uint64_t Target, llvm::DenseMap<unsigned, uint64_t>
   }
 }
 
-bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) {
+uint32_t UniformityProver::existingLanes() const {
+  if (Blocks.empty())
+    return ~0u;
+  uint32_t Lanes = 0;
+  for (const LaunchedBlock &B : Blocks) {
+    uint64_t Threads = uint64_t(B.X) * B.Y * B.Z;
+    Lanes |= Threads >= 32 ? ~0u : (1u << Threads) - 1;
+  }
+  return Lanes;
+}
+
+bool LaneGroup::trivial() const {
+  if (Size <= 1)
+    return true;
+  for (unsigned Base = 0; Base < 32; Base += Size) {
+    uint32_t InGroup = Size >= 32 ? Lanes : (Lanes >> Base) & ((1u << Size) - 1);
+    if (llvm::popcount(InGroup) > 1)
+      return false;
+  }
+  return true;
+}
+
+bool UniformityProver::samplingFindsDisagreement(TermRef T, LaneGroup Group) {
   llvm::DenseSet<TermRef> Seen;
   llvm::SmallVector<TermRef, 16> Leaves;
   collectLeaves(T, Seen, Leaves);
@@ -379,12 +402,19 @@ bool UniformityProver::samplingFindsDisagreement(TermRef T, unsigned GroupSize) 
     // A signed overflow in some lane: not an execution the program has.
     if (Undefined)
       continue;
+    bool HaveGroupValue = false;
     for (unsigned Lane = 0; Lane < Values.size(); ++Lane) {
+      if (Lane % Group.Size == 0)
+        HaveGroupValue = false;
+      if (!((Group.Lanes >> Lane) & 1))
+        continue;
       uint64_t Value = Values[Lane];
-      if (Lane % GroupSize == 0)
+      if (!HaveGroupValue) {
         GroupValue = Value;
-      else if (Value != GroupValue)
+        HaveGroupValue = true;
+      } else if (Value != GroupValue) {
         return true;
+      }
     }
   }
   return false;
@@ -756,7 +786,7 @@ struct Lowering {
 
 namespace {
 /// The warp model in the solver: the block's shape and two lanes A, B of one
-/// aligned group of GroupSize lanes, with their thread positions.
+/// lane group (UniformityProver.h), with their thread positions.
 struct WarpModel {
   llvm::SMTExprRef Dx, Dy, Dz;
   llvm::SMTExprRef LaneA, LaneB; ///< 5-bit lane ids
@@ -781,7 +811,7 @@ static llvm::SMTSolver &freshSolver(std::unique_ptr<UniformityProver::Solver> &Z
 /// \p Shape, when given, is the block's shape: its extents are constants,
 /// which keeps the linear thread id linear for the solver. Without one the
 /// extents are symbols within CUDA's limits.
-static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool Aligned,
+static void setUpWarpModel(UniformityProver::Solver &Z, LaneGroup Group, bool Aligned,
                            const LaunchedBlock *Shape, WarpModel &M) {
   llvm::SMTSolver &S = *Z.S;
   llvm::SMTExprRef &Dx = M.Dx, &Dy = M.Dy, &Dz = M.Dz;
@@ -795,13 +825,19 @@ static void setUpWarpModel(UniformityProver::Solver &Z, unsigned GroupSize, bool
   S.addConstraint(S.mkBVUle(Dx, Z.bv(1024, 32)));
   S.addConstraint(S.mkBVUle(Dy, Z.bv(1024, 32)));
   S.addConstraint(S.mkBVUle(Dz, Z.bv(64, 32)));
-  unsigned GroupBits = llvm::Log2_32(GroupSize);
+  unsigned GroupBits = llvm::Log2_32(Group.Size);
   llvm::SMTExprRef LaneA = Z.symbol("lane.A", 5), LaneB = Z.symbol("lane.B", 5);
   M.LaneA = LaneA;
   M.LaneB = LaneB;
   if (GroupBits < 5)
     S.addConstraint(
         S.mkEqual(S.mkBVExtract(4, GroupBits, LaneA), S.mkBVExtract(4, GroupBits, LaneB)));
+  // Both lanes among those named: bit `lane` of the lane set is 1.
+  if (!Group.wholeGroups())
+    for (llvm::SMTExprRef Lane : {LaneA, LaneB})
+      S.addConstraint(
+          S.mkEqual(S.mkBVExtract(0, 0, S.mkBVLshr(Z.bv(Group.Lanes, 32), S.mkBVZeroExt(27, Lane))),
+                    Z.bv(1, 1)));
   Lowering::Lane &A = M.A, &B = M.B;
   A = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneA), ".A"};
   B = {nullptr, nullptr, nullptr, S.mkBVZeroExt(27, LaneB), ".B"};
@@ -858,14 +894,13 @@ static Result acrossShapes(llvm::ArrayRef<LaunchedBlock> Blocks, Result Decisive
   return Unknown ? Result::Unknown : Otherwise;
 }
 
-UniformityProver::Answer UniformityProver::prove(TermRef T, unsigned GroupSize) {
+UniformityProver::Answer UniformityProver::prove(TermRef T, LaneGroup Group) {
   // Uniform in every shape the code runs in, varying in one of them.
-  return acrossShapes(Blocks, Answer::Varying, Answer::Uniform, [&](const LaunchedBlock *Shape) {
-    return proveInShape(T, GroupSize, Shape);
-  });
+  return acrossShapes(Blocks, Answer::Varying, Answer::Uniform,
+                      [&](const LaunchedBlock *Shape) { return proveInShape(T, Group, Shape); });
 }
 
-UniformityProver::Answer UniformityProver::proveInShape(TermRef T, unsigned GroupSize,
+UniformityProver::Answer UniformityProver::proveInShape(TermRef T, LaneGroup Group,
                                                         const LaunchedBlock *Shape) {
 #if LLVM_WITH_Z3
   // First with the shared addends of compared sums cancelled: "no two lanes
@@ -877,7 +912,7 @@ UniformityProver::Answer UniformityProver::proveInShape(TermRef T, unsigned Grou
     llvm::SMTSolver &S = freshSolver(Z3);
     Solver &Z = *Z3;
     WarpModel M;
-    setUpWarpModel(Z, GroupSize, Aligned, Shape, M);
+    setUpWarpModel(Z, Group, Aligned, Shape, M);
     llvm::DenseMap<TermRef, bool> Nonlinear;
     Lowering LA(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
     Lowering LB(S, Z, M.B, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
@@ -907,7 +942,7 @@ UniformityProver::Answer UniformityProver::proveInShape(TermRef T, unsigned Grou
   return Answer::Uniform;
 #else
   (void)T;
-  (void)GroupSize;
+  (void)Group;
   (void)Shape;
   ++Stats.Unknown;
   return Answer::Unknown;
@@ -1137,13 +1172,13 @@ SharedAnswers &sharedAnswers() {
 }
 } // namespace
 
-UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned GroupSize) {
+UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, LaneGroup Group) {
   ++Stats.Questions;
   if (!T->LaneDependent)
     return Answer::Uniform;
-  if (GroupSize <= 1)
+  if (Group.trivial())
     return Answer::Uniform;
-  auto Asked = ByTerm.find({T, GroupSize});
+  auto Asked = ByTerm.find({T, Group.key()});
   if (Asked != ByTerm.end()) {
     ++Stats.CacheHits;
     return Asked->second;
@@ -1152,17 +1187,19 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
   llvm::raw_string_ostream OS(Text);
   llvm::DenseMap<TermRef, unsigned> Numbers;
   canonicalKey(T, Numbers, OS);
-  OS << '/' << GroupSize;
+  OS << '/' << Group.Size;
+  if (!Group.wholeGroups())
+    OS << '/' << llvm::utohexstr(Group.Lanes);
   auto It = Cache.find(OS.str());
   if (It != Cache.end()) {
     ++Stats.CacheHits;
-    ByTerm[{T, GroupSize}] = It->second;
+    ByTerm[{T, Group.key()}] = It->second;
     return It->second;
   }
   const std::string Key = OS.str();
   const std::string SharedKey = ModelKey + Key;
   Answer A;
-  bool Sampled = samplingFindsDisagreement(T, GroupSize);
+  bool Sampled = samplingFindsDisagreement(T, Group);
   if (Sampled) {
     ++Stats.SampledVarying;
     A = Answer::Varying;
@@ -1170,14 +1207,17 @@ UniformityProver::Answer UniformityProver::sameInGroup(TermRef T, unsigned Group
     ++Stats.SharedHits;
     A = *Known;
   } else {
-    A = prove(T, GroupSize);
+    A = prove(T, Group);
     if (A != Answer::Unknown)
       sharedAnswers().insert(SharedKey, A);
   }
   Cache[Key] = A;
-  ByTerm[{T, GroupSize}] = A;
+  ByTerm[{T, Group.key()}] = A;
   if (getenv("WARP_TIDY_DEBUG_PROVER")) {
-    llvm::errs() << "prover: group " << GroupSize << " "
+    llvm::errs() << "prover: group " << Group.Size;
+    if (!Group.wholeGroups())
+      llvm::errs() << " lanes 0x" << llvm::utohexstr(Group.Lanes);
+    llvm::errs() << " "
                  << (A == Answer::Uniform   ? "uniform"
                      : A == Answer::Varying ? "varying"
                                             : "unknown")

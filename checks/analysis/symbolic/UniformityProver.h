@@ -42,6 +42,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -104,6 +105,24 @@ struct LanePairWitness {
   bool FromSolver = false; ///< found by Z3 (else by sampling)
 };
 
+/// The lanes that must agree on a value: those named in \p Lanes (a bit per
+/// lane id) within one aligned group of \p Size lanes. The warp is {32, all};
+/// a cooperative-groups tile of N lanes is {N, all}; a collective whose mask
+/// names half a warp needs only {32, 0x0000ffff} to agree. A size alone
+/// converts to its whole group.
+struct LaneGroup {
+  unsigned Size = 32;
+  uint32_t Lanes = ~0u;
+  LaneGroup(unsigned Size = 32, uint32_t Lanes = ~0u) : Size(Size), Lanes(Lanes) {}
+  /// At most one named lane in every group: nothing to disagree with.
+  bool trivial() const;
+  bool wholeGroups() const { return Lanes == ~0u; }
+  /// The whole warp: the question every branch is asked first.
+  bool isWarp() const { return Size >= 32 && wholeGroups(); }
+  /// A key for maps: size and lanes in one number.
+  uint64_t key() const { return (static_cast<uint64_t>(Size) << 32) | Lanes; }
+};
+
 class UniformityProver {
 public:
   enum class Answer { Uniform, Varying, Unknown };
@@ -129,9 +148,9 @@ public:
                             llvm::ArrayRef<LaunchedBlock> Blocks = {});
   ~UniformityProver();
 
-  /// Do all lanes of every aligned group of \p GroupSize lanes (32: the
-  /// warp; 2..16: a cooperative-groups tile) hold the same value of \p T?
-  Answer sameInGroup(TermRef T, unsigned GroupSize = 32);
+  /// Do all lanes of \p Group (by default the warp; a cooperative-groups
+  /// tile; the lanes a mask names) hold the same value of \p T?
+  Answer sameInGroup(TermRef T, LaneGroup Group = {});
 
   /// Is there a pair of lanes of one warp for which \p Q's relation holds?
   /// Sampling first (a hit is a real execution of the model), then Z3: SAT
@@ -139,6 +158,11 @@ public:
   /// warp satisfies it ("P holds for all lanes" is "not P exists nowhere").
   /// \p Witness is filled when the answer is Exists.
   Existence existsLanePair(const LanePairQuery &Q, LanePairWitness *Witness = nullptr);
+
+  /// The lanes that exist in some warp of the blocks modelled: every lane,
+  /// unless every launched block has fewer than 32 threads (`<<<1, 16>>>`
+  /// makes lanes 0-15 only).
+  uint32_t existingLanes() const;
 
   const ProverStats &stats() const { return Stats; }
   /// The Z3 session (an implementation detail, public for the lowering).
@@ -148,9 +172,9 @@ public:
   static ProverStats &processTotals();
 
 private:
-  bool samplingFindsDisagreement(TermRef T, unsigned GroupSize);
-  Answer prove(TermRef T, unsigned GroupSize);
-  Answer proveInShape(TermRef T, unsigned GroupSize, const LaunchedBlock *Shape);
+  bool samplingFindsDisagreement(TermRef T, LaneGroup Group);
+  Answer prove(TermRef T, LaneGroup Group);
+  Answer proveInShape(TermRef T, LaneGroup Group, const LaunchedBlock *Shape);
   bool samplingFindsLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
   Existence solveLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
   Existence solveLanePairInShape(const LanePairQuery &Q, const LaunchedBlock *Shape,
@@ -161,12 +185,12 @@ private:
   std::string ModelKey; ///< the warp model, for answers shared between provers
   unsigned WallClockLimitMs;
   ProverStats Stats;
-  std::map<std::string, Answer> Cache; ///< by canonical term and group size
+  std::map<std::string, Answer> Cache; ///< by canonical term and group
   /// By the term itself: terms are built once per distinct value, so the
   /// same question (the next round, another check) skips the canonical key,
   /// which is as long as the term. (The terms asked of a prover come from
   /// one TermBuilder that lives as long as it: the unit's WarpAnalysisCache.)
-  llvm::DenseMap<std::pair<TermRef, unsigned>, Answer> ByTerm;
+  llvm::DenseMap<std::pair<TermRef, uint64_t>, Answer> ByTerm;
   std::map<std::string, std::pair<Existence, LanePairWitness>> PairCache;
   std::unique_ptr<Solver> Z3;
 };

@@ -305,6 +305,19 @@ static ShuffleDirection readDirection(const CollectiveSite &Site) {
   return Site.Intrinsic && !Site.Helper ? Site.Intrinsic->Direction : ShuffleDirection::None;
 }
 
+/// The lanes that must agree on the way to \p Site: its tile's, or the
+/// lanes a constant mask names (`if (lane < 16)` around a loop whose bound
+/// is the same for lanes 0-15, then a shuffle with 0x0000ffff).
+/// A branch that keeps the named lanes together lets them all arrive only if
+/// some of them can arrive at all: when none can (`lane < 16` around a call
+/// naming lanes 16-31), the whole warp's branches say who is missing.
+static LaneGroup neededGroup(const CollectiveSite &Site) {
+  if (Site.GroupSize < 32 || !Site.Required || Site.Required->isAll() ||
+      (Site.May & *Site.Required).isEmpty())
+    return LaneGroup(Site.GroupSize);
+  return LaneGroup(32, Site.Required->bits());
+}
+
 void FunctionUniformity::Impl::collectSites() {
   // Blocks in source order keep diagnostics stable.
   // Calls, and inline asm statements (PTX collectives).
@@ -339,18 +352,29 @@ void FunctionUniformity::Impl::collectSites() {
     if (!Site)
       continue;
     bool Data = false;
-    // A tile's collective: only branches that split some tile count (an
-    // argument deciding inside a helper already did).
-    if (Site->GroupSize < 32 && Site->Divergence.empty())
-      Site->Must = mustThrough(B->getBlockID(), Site->GroupSize);
+    // A tile's collective, or one whose mask names only some lanes: only
+    // branches that split those lanes count (an argument deciding inside a
+    // helper already did).
+    LaneGroup Group = neededGroup(*Site);
+    if (!Group.isWarp() && Site->Divergence.empty())
+      Site->Must = mustThrough(B->getBlockID(), Group);
     for (DivergenceSource &Src :
-         sourcesFor(B, Data, Site->GroupSize, Site->ReadWidth, readDirection(*Site))) {
+         sourcesFor(B, Data, Group, Site->ReadWidth, readDirection(*Site))) {
       if (!Site->InnermostCondition)
         Site->InnermostCondition = Src.Condition;
       if (Src.Kind == DivergenceSource::EarlyExit)
         Site->EarlyExits.push_back(Src);
       else
         Site->Divergence.push_back(Src);
+    }
+    // Which lanes arrive at all is a question about the whole warp: a
+    // condition that keeps the named lanes together (`lane < 8` around a
+    // call with mask 0xf, data read at the half-warp's row) still decides
+    // whether the others get there too.
+    if (!Group.isWarp()) {
+      llvm::SmallVector<DivergenceSource, 2> WarpWide = sourcesFor(B, Data);
+      if (!Site->InnermostCondition && !WarpWide.empty())
+        Site->InnermostCondition = WarpWide.front().Condition;
     }
     Site->DataDecided |= Data;
     for (unsigned ID : Controls[B->getBlockID()].set_bits())

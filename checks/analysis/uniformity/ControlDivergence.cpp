@@ -308,14 +308,14 @@ bool FunctionUniformity::Impl::exitsOnlyUnreadLanes(unsigned BranchID, const CFG
 }
 
 llvm::SmallVector<DivergenceSource, 2>
-FunctionUniformity::Impl::sourcesFor(const CFGBlock *B, bool &DataDecided, unsigned GroupSize,
+FunctionUniformity::Impl::sourcesFor(const CFGBlock *B, bool &DataDecided, LaneGroup Group,
                                      unsigned ReadWidth, ShuffleDirection Reads) {
   llvm::SmallVector<DivergenceSource, 2> Out;
   DataDecided = false;
   llvm::BitVector Div = divergentControls(B);
-  if (GroupSize < 32)
+  if (!Group.isWarp())
     for (unsigned ID : Div.set_bits())
-      if (branchUniformInGroups(ID, GroupSize))
+      if (branchUniformInGroups(ID, Group))
         Div.reset(ID);
   if (Div.none())
     return Out;

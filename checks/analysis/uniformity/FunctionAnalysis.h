@@ -30,8 +30,10 @@
 #define WARP_TIDY_ANALYSIS_UNIFORMITY_FUNCTIONANALYSIS_H
 
 #include "ast/LocalWrites.h"
+#include "ast/StmtReachability.h"
 #include "intrinsics/WarpIntrinsics.h"
 #include "lanes/LaneIdentity.h"
+#include "symbolic/UniformityProver.h"
 #include "uniformity/LaunchedProvers.h"
 #include "uniformity/Uniformity.h"
 #include "clang/AST/Expr.h"
@@ -202,12 +204,12 @@ struct FunctionUniformity::Impl {
 
   /// The divergent branches that decide whether lanes reach \p B, innermost
   /// first; DataDecided when one of them is not a lane comparison. A site
-  /// that needs groups of GroupSize lanes ignores branches uniform over
-  /// them; for a shuffle that reads segments of ReadWidth lanes in direction
-  /// Reads, exits after which no lane that arrives reads one that left are
+  /// that needs only the lanes of \p Group (a tile, the lanes its mask
+  /// names) ignores branches uniform over them; for a shuffle that reads segments of ReadWidth
+  /// lanes in direction Reads, exits after which no lane that arrives reads one that left are
   /// marked (ExitedLanesUnread).
   llvm::SmallVector<DivergenceSource, 2>
-  sourcesFor(const clang::CFGBlock *B, bool &DataDecided, unsigned GroupSize = 32,
+  sourcesFor(const clang::CFGBlock *B, bool &DataDecided, LaneGroup Group = {},
              unsigned ReadWidth = 32, ShuffleDirection Reads = ShuffleDirection::None);
   /// For the exit branch \p BranchID before the shuffle in \p Site that reads
   /// lower lanes (`shfl_up`) or higher ones (`shfl_down`): proved that the
@@ -357,17 +359,17 @@ struct FunctionUniformity::Impl {
 
   /// Every write of the induction variable \p V (induction(V) was asked
   /// first) runs in lockstep: no divergent branch controls it, so all
-  /// lanes of a warp apply the same steps. For a question about aligned
-  /// groups of \p GroupSize lanes (a tile's collective), a divergent branch
-  /// that no group is split by counts as converged too; and the branch
+  /// lanes of a warp apply the same steps. For a question about a narrower
+  /// \p Group (a tile's collective, a mask's lanes), a divergent branch
+  /// that does not split the group counts as converged too; and the branch
   /// \p Proving, whose condition is being proved the same within groups,
   /// is that proof's induction hypothesis: while the lanes of a group agreed
   /// on it, they took the same steps. Nor does a branch whose lanes leave
   /// for good (leavesForGood) break the lockstep of the lanes at \p Use.
-  bool writesInLockstep(const clang::VarDecl *V, const clang::Stmt *Use, unsigned GroupSize = 32,
+  bool writesInLockstep(const clang::VarDecl *V, const clang::Stmt *Use, LaneGroup Group = {},
                         unsigned Proving = ~0u);
   /// The same answer, not logged (roundWouldRepeat() asks it again).
-  bool writesConverged(const clang::VarDecl *V, const clang::Stmt *Use, unsigned GroupSize = 32,
+  bool writesConverged(const clang::VarDecl *V, const clang::Stmt *Use, LaneGroup Group = {},
                        unsigned Proving = ~0u);
   /// The branch \p BranchID has a side from which neither \p Write nor
   /// \p Use can be reached: a loop's exit test, a `break` or a `return`
@@ -380,13 +382,33 @@ struct FunctionUniformity::Impl {
 
   struct SymbolicView;
 
-  /// True when no two lanes of one aligned group of \p GroupSize lanes can
-  /// evaluate \p Cond differently, given the state \p S where it is evaluated.
-  bool provedUniform(unsigned BlockID, const clang::Expr *Cond, const State &S, unsigned GroupSize);
+  /// True when no two lanes of \p Group can evaluate \p Cond differently,
+  /// given the state \p S where it is evaluated.
+  bool provedUniform(unsigned BlockID, const clang::Expr *Cond, const State &S, LaneGroup Group);
 
   /// provedUniform for the condition of branch block \p BlockID.
-  llvm::DenseMap<std::pair<unsigned, unsigned>, bool> BranchGroupUniform;
-  bool branchUniformInGroups(unsigned BlockID, unsigned GroupSize);
+  llvm::DenseMap<std::pair<unsigned, uint64_t>, bool> BranchGroupUniform;
+  bool branchUniformInGroups(unsigned BlockID, LaneGroup Group);
+
+  //--- Shared memory between barriers (BarrierPhases.cpp) -------------------
+
+  /// True when \p LValue reads a `__shared__` array of this function that
+  /// nothing stores to on a path to the read without a barrier in between
+  /// (and no call gets a pointer to it): the block wrote it in an earlier
+  /// phase, so lanes that read one address there read one value.
+  bool storedOnlyInOtherPhases(const clang::Expr *LValue);
+  /// The CFG position of \p S, or of the nearest statement above it that
+  /// the CFG holds; no Block when none.
+  CfgPosition placeOf(const clang::Stmt *S) const;
+  /// The barriers of the body, placed (computed on the first question).
+  std::optional<llvm::SmallVector<CfgPosition, 8>> Barriers;
+  /// The stores to each `__shared__` array asked about, placed; none when
+  /// one cannot be placed or a call may write it (then it is never
+  /// separated). Computed once per array: every read asks.
+  llvm::DenseMap<const clang::VarDecl *, std::optional<llvm::SmallVector<CfgPosition, 4>>>
+      SharedStores;
+  const std::optional<llvm::SmallVector<CfgPosition, 4>> &
+  sharedStoresOf(const clang::VarDecl *Root);
 
   //--- Index forms and lane splits (IndexForms.cpp) -------------------------
 
@@ -423,10 +445,10 @@ struct FunctionUniformity::Impl {
   /// special case: a block after an if/else depends on neither side.
   void solveMustSets();
 
-  /// Must for block \p ID, as seen by a collective that needs aligned groups
-  /// of \p GroupSize lanes: branches that are the same for every lane of
-  /// each group send whole groups one way, so they do not count.
-  LaneSet mustThrough(unsigned ID, unsigned GroupSize);
+  /// Must for block \p ID, as seen by a collective that needs only the
+  /// lanes of \p Group: branches that are the same for every lane of the
+  /// group send the whole group one way, so they do not count.
+  LaneSet mustThrough(unsigned ID, LaneGroup Group);
 
   /// Blocks reachable from successor \p Edge of block \p D without
   /// passing through D again; memoised per edge.

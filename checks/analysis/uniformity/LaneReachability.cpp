@@ -20,7 +20,8 @@ void FunctionUniformity::Impl::solveLaneSets() {
   Must.assign(NumBlocks, LaneSet::none());
   May.assign(NumBlocks, LaneSet::none());
   unsigned EntryID = Cfg->getEntry().getBlockID();
-  Must[EntryID] = May[EntryID] = LaneSet::all();
+  // Lanes that no launched block has (`<<<1, 16>>>`) never run the code.
+  Must[EntryID] = May[EntryID] = LaneSet(Prover.existingLanes());
   // Dead code of this instantiation (a loop that never runs) has no lanes.
   llvm::BitVector Live = liveBlocks(*Cfg, Ctx);
   std::deque<const CFGBlock *> Work = {&Cfg->getEntry()};
@@ -72,10 +73,10 @@ void FunctionUniformity::Impl::solveLaneSets() {
 /// special case: a block after an if/else depends on neither side.
 void FunctionUniformity::Impl::solveMustSets() {
   for (unsigned ID = 0; ID < NumBlocks; ++ID)
-    Must[ID] = mustThrough(ID, 32);
+    Must[ID] = mustThrough(ID, LaneGroup());
 }
 
-LaneSet FunctionUniformity::Impl::mustThrough(unsigned ID, unsigned GroupSize) {
+LaneSet FunctionUniformity::Impl::mustThrough(unsigned ID, LaneGroup Group) {
   const CFGBlock *B = blockByID(ID);
   if (!B || May[ID].isEmpty())
     return LaneSet::none();
@@ -83,7 +84,7 @@ LaneSet FunctionUniformity::Impl::mustThrough(unsigned ID, unsigned GroupSize) {
   for (unsigned D : Controls[ID].set_bits()) {
     if (!Divergent.test(D) || M.isEmpty())
       continue;
-    if (GroupSize < 32 && branchUniformInGroups(D, GroupSize))
+    if (!Group.isWarp() && branchUniformInGroups(D, Group))
       continue;
     const CFGBlock *DB = blockByID(D);
     const std::optional<LaneSplit> Split = finalLaneSplit(D);

@@ -223,8 +223,8 @@ bool FunctionUniformity::Impl::leavesForGood(unsigned BranchID, const CFGBlock *
   });
 }
 
-bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, const Stmt *Use,
-                                               unsigned GroupSize, unsigned Proving) {
+bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, const Stmt *Use, LaneGroup Group,
+                                               unsigned Proving) {
   auto Found = Inductions.find(V);
   if (Found == Inductions.end())
     return false;
@@ -238,7 +238,7 @@ bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, const Stmt *Use
     llvm::BitVector D = Controls[It->second->getBlockID()];
     D &= Divergent;
     for (unsigned ID : D.set_bits())
-      if (ID != Proving && !(GroupSize < 32 && branchUniformInGroups(ID, GroupSize)) &&
+      if (ID != Proving && !(!Group.isWarp() && branchUniformInGroups(ID, Group)) &&
           !leavesForGood(ID, It->second, UseBlock))
         return false;
     return true;
@@ -252,12 +252,12 @@ bool FunctionUniformity::Impl::writesConverged(const VarDecl *V, const Stmt *Use
   return true;
 }
 
-bool FunctionUniformity::Impl::writesInLockstep(const VarDecl *V, const Stmt *Use,
-                                                unsigned GroupSize, unsigned Proving) {
-  bool R = writesConverged(V, Use, GroupSize, Proving);
+bool FunctionUniformity::Impl::writesInLockstep(const VarDecl *V, const Stmt *Use, LaneGroup Group,
+                                                unsigned Proving) {
+  bool R = writesConverged(V, Use, Group, Proving);
   // Only the rounds' (warp-wide) questions are logged; the group questions
   // come after the rounds.
-  if (LogTaint && GroupSize >= 32) {
+  if (LogTaint && Group.isWarp()) {
     auto [Logged, New] = LockstepLog.try_emplace({V, Use}, R);
     if (!New && Logged->second != R)
       LockstepChanged = true;
@@ -279,12 +279,17 @@ bool FunctionUniformity::Impl::SymbolicView::isUniform(const Expr *E) {
 
 bool FunctionUniformity::Impl::SymbolicView::isUnchangingMemory(const Expr *E) {
   const FunctionDecl *FD = enclosingFunction(E, P.Ctx);
-  return FD && warp_tidy::isUnchangingMemory(E, FD, P.Ctx);
+  if (!FD)
+    return false;
+  if (warp_tidy::isUnchangingMemory(E, FD, P.Ctx))
+    return true;
+  // Shared memory this function fills in another phase (BarrierPhases.cpp).
+  return FD == P.FD && P.storedOnlyInOtherPhases(E);
 }
 
 TermRef FunctionUniformity::Impl::SymbolicView::memoryValue(TermRef Address, unsigned Width,
                                                             SymbolicTranslator &T) {
-  if (P.Prover.sameInGroup(Address, GroupSize) == UniformityProver::Answer::Uniform)
+  if (P.Prover.sameInGroup(Address, Group) == UniformityProver::Answer::Uniform)
     return T.terms().uniform(Address, Width, 0, Point);
   return T.terms().load(Address, Width);
 }
@@ -371,7 +376,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
         return R;
   if (P.isMutated(V)) {
     const Induction &I = P.induction(V);
-    if (I.Valid && P.writesInLockstep(V, Point, GroupSize, ProvingBlock))
+    if (I.Valid && P.writesInLockstep(V, Point, Group, ProvingBlock))
       if (TermRef Value = inductionValue(V, I, W, T))
         return Value;
     // The one definition that reaches here (of several, or of one whose
@@ -382,7 +387,7 @@ TermRef FunctionUniformity::Impl::SymbolicView::variable(const VarDecl *V, const
     if (I.OnlyPlainWrites) {
       Induction Reaching = P.reachingInduction(V, Point);
       if (Reaching.Valid &&
-          (Reaching.Steps.empty() || P.writesInLockstep(V, Point, GroupSize, ProvingBlock)))
+          (Reaching.Steps.empty() || P.writesInLockstep(V, Point, Group, ProvingBlock)))
         if (TermRef Value = inductionValue(V, Reaching, W, T))
           return Value;
     }
@@ -478,8 +483,9 @@ TermRef FunctionUniformity::Impl::SymbolicView::call(const CallExpr *Call, Symbo
 TermRef FunctionUniformity::Impl::SymbolicView::application(const CallExpr *Call,
                                                             SymbolicTranslator &T) {
   const FunctionDecl *Callee = Call->getDirectCallee();
+  QualType Result = Call->getType();
   if (!Callee || isa<CXXMemberCallExpr>(Call) || Call->getNumArgs() == 0 ||
-      !Call->getType()->isIntegralOrEnumerationType())
+      !(Result->isIntegralOrEnumerationType() || Result->isRealFloatingType()))
     return nullptr;
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Callee); Method && !Method->isStatic())
     return nullptr;
@@ -658,28 +664,32 @@ TermRef FunctionUniformity::Impl::SymbolicView::linearThreadId(TermBuilder &Term
                                    Terms.binary(TermOp::Add, Y, Terms.binary(TermOp::Mul, Dy, Z))));
 }
 
-/// True when no two lanes of one aligned group of \p GroupSize lanes can
-/// evaluate \p Cond differently, given the state \p S where it is evaluated.
+/// True when no two lanes of \p Group can evaluate \p Cond differently,
+/// given the state \p S where it is evaluated.
 bool FunctionUniformity::Impl::provedUniform(unsigned BlockID, const Expr *Cond, const State &S,
-                                             unsigned GroupSize) {
+                                             LaneGroup Group) {
   if (!Cond)
     return false;
-  // A comparison of the lane with a constant that splits the warp is
-  // known to diverge; no need to ask.
-  if (GroupSize >= 32)
-    if (std::optional<LaneSplit> Split = laneSplit(Cond, S))
-      return Split->Uniform;
+  // A comparison of the lane with a constant: its split says it (for a
+  // group of named lanes: whether they all take one side).
+  if (Group.Size >= 32)
+    if (std::optional<LaneSplit> Split = laneSplit(Cond, S)) {
+      if (Group.wholeGroups())
+        return Split->Uniform;
+      LaneSet Named(Group.Lanes);
+      return Split->TrueMust.includes(Named) || Split->FalseMust.includes(Named);
+    }
   const CFGBlock *B = blockByID(BlockID);
   SymbolicView View(*this, S, B ? B->getTerminatorStmt() : Cond);
-  View.GroupSize = GroupSize;
+  View.Group = Group;
   View.ProvingBlock = BlockID;
   SymbolicTranslator Translator(Ctx, Cache.terms(), View, Opts.AssumeWarpAlignedBlocks);
   TermRef Term = Translator.translate(Cond);
-  return Prover.sameInGroup(Term, GroupSize) == UniformityProver::Answer::Uniform;
+  return Prover.sameInGroup(Term, Group) == UniformityProver::Answer::Uniform;
 }
 
-bool FunctionUniformity::Impl::branchUniformInGroups(unsigned BlockID, unsigned GroupSize) {
-  auto Key = std::make_pair(BlockID, GroupSize);
+bool FunctionUniformity::Impl::branchUniformInGroups(unsigned BlockID, LaneGroup Group) {
+  auto Key = std::make_pair(BlockID, Group.key());
   auto It = BranchGroupUniform.find(Key);
   if (It != BranchGroupUniform.end())
     return It->second;
@@ -691,7 +701,7 @@ bool FunctionUniformity::Impl::branchUniformInGroups(unsigned BlockID, unsigned 
   if (const CFGBlock *B = blockByID(BlockID))
     if (BranchCond[BlockID]) {
       State End = transferBlock(B, In[BlockID]);
-      R = provedUniform(BlockID, BranchCond[BlockID], End, GroupSize);
+      R = provedUniform(BlockID, BranchCond[BlockID], End, Group);
     }
   BranchGroupUniform[Key] = R;
   return R;

@@ -27,9 +27,9 @@ struct FunctionUniformity::Impl::SymbolicView final : SymbolicEnvironment {
   Impl &P;
   const State *S;           ///< the dataflow state where leaves are read
   const clang::Stmt *Point; ///< names that place in leaf keys
-  /// The question asked: the same within aligned groups of GroupSize
-  /// lanes, for the condition of block ProvingBlock (see writesInLockstep).
-  unsigned GroupSize = 32;
+  /// The question asked: the same in every lane of Group, for the
+  /// condition of block ProvingBlock (see writesInLockstep).
+  LaneGroup Group;
   unsigned ProvingBlock = ~0u;
   unsigned Inlining = 0;
   unsigned Substitutions = 0;

@@ -460,7 +460,8 @@ ValueDeps FunctionUniformity::Impl::callDeps(const CallExpr *Call, const State &
       return Value | ThreadVarying;
     }
     case CollectiveKind::TileReduce:
-      return I.Name == "reduce" ? 0 : (Args | ThreadVarying);
+      // A reduction's total and a broadcast are the same in every lane.
+      return I.Name == "reduce" || I.Name == "invoke_one_broadcast" ? 0 : (Args | ThreadVarying);
     }
   }
   // cooperative_groups: a 32-wide tile's index among the block's tiles is
