@@ -537,3 +537,35 @@ __global__ void copiedBackThenLaneZero(const float *in, float *out) {
       out[blockIdx.x * PART + x] = acc[x];
 }
 template __global__ void copiedBackThenLaneZero<4>(const float *, float *);
+
+// The fields of a local aggregate are the thread's own storage: each field
+// reduced in turn and read only by lane 0 (Qulacs' complex sums) is fine;
+// a field read by every lane is not, and a field never reduced is not a
+// total at all.
+__device__ double reduceDouble(double v) {
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(FULL, v, off);
+  return v;
+}
+__global__ void complexSum(double2 *ret, const double2 *in, int n) {
+  double2 sum = make_double2(0.0, 0.0);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    sum.x += in[i].x;
+    sum.y += in[i].y;
+  }
+  sum.x = reduceDouble(sum.x);
+  sum.y = reduceDouble(sum.y);
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(&ret[0].x, sum.x);
+    atomicAdd(&ret[0].y, sum.y);
+  }
+}
+__global__ void complexSumUsedByAll(double2 *ret, const double2 *in) {
+  double2 sum = in[threadIdx.x];
+  sum.x = reduceDouble(sum.x);
+  ret[threadIdx.x].y = sum.y / 2.0;
+  ret[threadIdx.x].x = sum.x / 2.0;
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'sum' holds the total of a __shfl_down_sync tree reduction only in lane 0{{.*}}[warp-reduction-result-lane]
+  // CHECK-MESSAGES: :[[@LINE-4]]:11: note: the value comes from this call{{.*}}
+  // CHECK-MESSAGES: :[[@LINE-23]]:10: note: the reduction moves values down towards lane 0 here
+}

@@ -43,13 +43,31 @@ const ArraySubscriptExpr *elementAccess(const Expr *E) {
   return Base && Base->hasLocalStorage() ? Sub : nullptr;
 }
 
-/// The variable a reduction accumulates in: a local (or parameter), or the
-/// array whose element \p E is.
+/// The field access \p E is, when it reads a field of a local aggregate held
+/// by value (`sum.x` of a `double2`): the thread's own storage, like a local.
+const MemberExpr *fieldAccess(const Expr *E) {
+  const auto *Member = dyn_cast_or_null<MemberExpr>(E ? stripValue(E) : nullptr);
+  if (!Member || Member->isArrow() || !isa<FieldDecl>(Member->getMemberDecl()))
+    return nullptr;
+  const VarDecl *Base = referencedVar(Member->getBase()->IgnoreParenImpCasts());
+  return Base && Base->hasLocalStorage() && !Base->getType()->isReferenceType() ? Member : nullptr;
+}
+
+/// The field \p E reads or writes, when it is a field access; else null.
+const FieldDecl *fieldOf(const Expr *E) {
+  const MemberExpr *Member = fieldAccess(E);
+  return Member ? cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+}
+
+/// The variable a reduction accumulates in: a local (or parameter), the
+/// array whose element \p E is, or the aggregate whose field it is.
 const VarDecl *accumulatorVar(const Expr *E) {
   if (const VarDecl *V = referencedVar(E))
     return V;
   if (const ArraySubscriptExpr *Sub = elementAccess(E))
     return referencedVar(Sub->getBase()->IgnoreParenImpCasts());
+  if (const MemberExpr *Member = fieldAccess(E))
+    return referencedVar(Member->getBase()->IgnoreParenImpCasts());
   return nullptr;
 }
 
@@ -219,6 +237,8 @@ struct Event {
   const VarDecl *IndexVar = nullptr;
   /// The value stored, when the event stores one.
   const Expr *Value = nullptr;
+  /// For an aggregate: the one field written (null: the whole variable).
+  const FieldDecl *Field = nullptr;
 };
 
 /// The statements that change \p Index (with events \p IndexEvents) when
@@ -411,6 +431,7 @@ llvm::DenseMap<const VarDecl *, std::vector<Event>> Analyzer::collectEvents(cons
     if (Target) {
       E.Element = constantElement(Target, Ctx);
       E.IndexVar = elementIndexVar(Target);
+      E.Field = fieldOf(Target);
     }
     if (Value)
       reductionValue(Value, Var, Depth, E.Shuffle, E.HelperCall);
@@ -525,7 +546,9 @@ const Expr *Analyzer::valueOf(const Expr *Ref) {
   const Expr *Cur = Ref;
   for (const Stmt *P = parentStmt(Cur, Ctx); P; P = parentStmt(Cur, Ctx)) {
     const auto *Sub = dyn_cast<ArraySubscriptExpr>(P);
-    if (!isa<ImplicitCastExpr, ParenExpr>(P) && !(Sub && Sub->getBase() == Cur))
+    const auto *Member = dyn_cast<MemberExpr>(P);
+    if (!isa<ImplicitCastExpr, ParenExpr>(P) && !(Sub && Sub->getBase() == Cur) &&
+        !(Member && !Member->isArrow() && Member->getBase() == Cur))
       break;
     Cur = cast<Expr>(P);
   }
@@ -558,6 +581,8 @@ bool Analyzer::isWrite(const DeclRefExpr *Ref, const Expr *Value) {
   const Expr *Target = Ref;
   if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Value->IgnoreParenImpCasts()))
     Target = Sub;
+  else if (const auto *Member = dyn_cast<MemberExpr>(Value->IgnoreParenImpCasts()))
+    Target = Member;
   const Stmt *P = parentStmt(Target, Ctx);
   while (P && isa<ParenExpr>(P))
     P = parentStmt(P, Ctx);
@@ -598,6 +623,7 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
       // An element with a constant index is only what was written to it
       // (or to every element, through a variable index).
       std::optional<int64_t> Element = constantElement(Value, Ctx);
+      const FieldDecl *Field = fieldOf(Value);
       for (const Event &E : It->second)
         if (contains(E.At, Ref) && E.Shuffle)
           return; // a step of the reduction itself
@@ -613,7 +639,10 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
       };
       const Event *Last = reachingEvent(
           It->second, Ref, SM, Paths,
-          [&](const Event &E) { return !(Element && E.Element && *E.Element != *Element); },
+          [&](const Event &E) {
+            return !(Element && E.Element && *E.Element != *Element) &&
+                   !(Field && E.Field && E.Field != Field);
+          },
           StepsOfIndex);
       if (!Last || !Last->Shuffle || Reported.count(Last->At))
         return;
