@@ -233,3 +233,33 @@ template <int TB> __global__ void segmentSumLiveTree(const float *in, float *out
   }
 }
 template __global__ void segmentSumLiveTree<2>(const float *, float *, int);
+
+// Whole aligned groups of G lanes leave; the butterfly over each group, a
+// loop whose xor offset only shrinks from G / 2, never reads a lane that
+// left (cuda_hgemv's GEMV, 2 to 16 lanes a column). Started at 16 it reads
+// the other groups, some of which may have left.
+template <int G>
+__global__ void groupButterflyAfterExit(const float *in, float *out, int ncols) {
+  const int col = (blockIdx.x * blockDim.x + threadIdx.x) / G;
+  if (col >= ncols)
+    return;
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int i = G / 2; i >= 1; i /= 2)
+    v += __shfl_xor_sync(FULL, v, i);
+  if (threadIdx.x % G == 0)
+    out[col] = v;
+}
+template __global__ void groupButterflyAfterExit<4>(const float *, float *, int);
+
+__global__ void warpButterflyAfterGroupExit(const float *in, float *out, int ncols) {
+  const int col = (blockIdx.x * blockDim.x + threadIdx.x) / 4;
+  if (col >= ncols)
+    return;
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int i = 16; i >= 1; i /= 2)
+    v += __shfl_xor_sync(FULL, v, i);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl_xor_sync with a full mask runs after a thread-dependent early return{{.*}}[warp-divergent-full-mask]
+  // CHECK-MESSAGES: :[[@LINE-6]]:7: note: this condition differs between the lanes of a warp{{.*}}
+  if (threadIdx.x % 4 == 0)
+    out[col] = v;
+}

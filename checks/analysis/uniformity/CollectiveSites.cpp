@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ast/AstQueries.h"
+#include "ast/GuardFacts.h"
+#include "ast/LocalWrites.h"
 #include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/InlinePtx.h"
@@ -75,9 +77,48 @@ static unsigned xorSegment(unsigned Mask) {
   return static_cast<unsigned>(llvm::PowerOf2Ceil(Mask + 1));
 }
 
+/// The largest value \p Offset can have when it is the counter of an
+/// enclosing `for` loop that starts at a constant and only shrinks (`i /= 2`,
+/// `i >>= 1`, `--i`, `i -= k`) and is written nowhere else: a butterfly over
+/// groups, `for (i = G / 2; i >= 1; i /= 2) v += __shfl_xor_sync(m, v, i)`.
+static std::optional<int64_t> shrinkingCounterStart(const Expr *Offset, const Stmt *Shuffle,
+                                                    ASTContext &Ctx) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Offset ? Offset->IgnoreParenImpCasts() : nullptr);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->getInit())
+    return std::nullopt;
+  const ForStmt *Loop = nullptr;
+  for (const Stmt *P = parentStmt(Shuffle, Ctx); P && !Loop; P = parentStmt(P, Ctx))
+    if (const auto *For = dyn_cast<ForStmt>(P))
+      if (const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+          Init && Init->isSingleDecl() && Init->getSingleDecl() == Var)
+        Loop = For;
+  if (!Loop || !Loop->getBody() || !isNeverWrittenIn(Var, Loop->getBody()))
+    return std::nullopt;
+  std::optional<int64_t> Start = integerConstant(Var->getInit(), Ctx);
+  const Expr *Inc = Loop->getInc() ? Loop->getInc()->IgnoreParenImpCasts() : nullptr;
+  auto RefersToVar = [&](const Expr *E) {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return R && R->getDecl() == Var;
+  };
+  bool Shrinks = false;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
+    Shrinks = UO->isDecrementOp() && RefersToVar(UO->getSubExpr());
+  else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    std::optional<int64_t> K = integerConstant(BO->getRHS(), Ctx);
+    BinaryOperatorKind Op = BO->getOpcode();
+    Shrinks = RefersToVar(BO->getLHS()) && K &&
+              ((Op == BO_DivAssign && *K >= 1) || (Op == BO_ShrAssign && *K >= 0) ||
+               (Op == BO_SubAssign && *K >= 0));
+  }
+  if (!Start || !Shrinks)
+    return std::nullopt;
+  return Start;
+}
+
 /// The aligned segment a shuffle reads from: its constant `width` (for
 /// inline PTX, the width its control operand encodes); 32 when unknown.
-static unsigned segmentWidth(const WarpCollective &W, const ASTContext &Ctx) {
+static unsigned segmentWidth(const WarpCollective &W, ASTContext &Ctx) {
   if (!W.Intrinsic || W.Intrinsic->Direction == ShuffleDirection::None)
     return 32;
   std::optional<int64_t> Width;
@@ -91,9 +132,13 @@ static unsigned segmentWidth(const WarpCollective &W, const ASTContext &Ctx) {
   if (Width && *Width >= 1 && *Width <= 32 && llvm::isPowerOf2_64(*Width))
     Segment = static_cast<unsigned>(*Width);
   // `lane ^ m` stays inside the aligned segment of the power of two above m.
-  if (W.Intrinsic->Direction == ShuffleDirection::Xor && W.LaneOrDelta.present())
-    if (std::optional<int64_t> M = W.LaneOrDelta.constant(Ctx); M && *M >= 0 && *M < 32)
+  if (W.Intrinsic->Direction == ShuffleDirection::Xor && W.LaneOrDelta.present()) {
+    std::optional<int64_t> M = W.LaneOrDelta.constant(Ctx);
+    if (!M && W.LaneOrDelta.E)
+      M = shrinkingCounterStart(W.LaneOrDelta.E, W.At, Ctx);
+    if (M && *M >= 0 && *M < 32)
       Segment = std::min(Segment, xorSegment(static_cast<unsigned>(*M)));
+  }
   return Segment;
 }
 
