@@ -201,3 +201,22 @@ __global__ void twoTotalsWrongLane(float *a, float x, float y) {
   if (threadIdx.x % 32 < 3)
     atomicAdd(a + threadIdx.x % 32, x);
 }
+
+// One down step in one branch and a tree in another, on the same variable
+// (TileSpMV's per-format cases): offsets 1 then 8, 4, 2, 1 are no growing
+// sequence, so the lone step is no suffix scan.
+__global__ void stepThenTreeInAnotherCase(const float *in, float *out, int format) {
+  float sum = in[threadIdx.x];
+  switch (format) {
+  case 0:
+    sum += __shfl_down_sync(0xffffffffu, sum, 1);
+    break;
+  default:
+    sum += __shfl_down_sync(0xffffffffu, sum, 8);
+    sum += __shfl_down_sync(0xffffffffu, sum, 4);
+    sum += __shfl_down_sync(0xffffffffu, sum, 2);
+    sum += __shfl_down_sync(0xffffffffu, sum, 1);
+    break;
+  }
+  out[threadIdx.x] = sum;
+}

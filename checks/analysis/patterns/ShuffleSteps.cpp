@@ -145,7 +145,7 @@ const Expr *offsetOfSourceLane(const Expr *SrcLane, const ASTContext &Ctx, unsig
 // on the same value, in source order. A function may hold several such
 // sequences (a warp's tree, then a 16-lane tree of the warps' totals, both
 // on `sum`): the shuffle belongs to the longest run of strictly growing or
-// strictly halving offsets that contains it.
+// strictly halving offsets that contains it, of three steps at least.
 OffsetTrend sequenceTrend(const CallExpr *Shuffle, const ShuffleParts &Parts, ASTContext &Ctx) {
   const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx);
   if (!FD || !FD->getBody())
@@ -184,7 +184,15 @@ OffsetTrend sequenceTrend(const CallExpr *Shuffle, const ShuffleParts &Parts, AS
     return End - Begin + 1;
   };
   size_t Growing = RunLength(true), Halving = RunLength(false);
-  if (Growing == Halving)
+  if (Growing == Offsets.size())
+    return OffsetTrend::Growing;
+  if (Halving == Offsets.size())
+    return OffsetTrend::Halving;
+  // Two shuffles that happen to follow each other (`v += shfl(v, 1)` in one
+  // branch, a tree starting at 8 in the next) are no sequence: a run among
+  // others counts from three steps on.
+  constexpr size_t MinRun = 3;
+  if (std::max(Growing, Halving) < MinRun || Growing == Halving)
     return OffsetTrend::Unknown;
   return Growing > Halving ? OffsetTrend::Growing : OffsetTrend::Halving;
 }
