@@ -569,3 +569,23 @@ __global__ void complexSumUsedByAll(double2 *ret, const double2 *in) {
   // CHECK-MESSAGES: :[[@LINE-4]]:11: note: the value comes from this call{{.*}}
   // CHECK-MESSAGES: :[[@LINE-23]]:10: note: the reduction moves values down towards lane 0 here
 }
+
+// A helper that reduces every field of an aggregate and returns it
+// (ElasticFusion's warpReduceSum of a 29-field struct): the return hands the
+// totals to the caller, where their uses are judged.
+struct Moments {
+  float sum, squares;
+};
+__device__ Moments reduceMoments(Moments m) {
+  for (int off = 16; off > 0; off /= 2) {
+    m.sum += __shfl_down_sync(FULL, m.sum, off);
+    m.squares += __shfl_down_sync(FULL, m.squares, off);
+  }
+  return m;
+}
+__global__ void momentsPerWarp(const float *in, Moments *out) {
+  Moments m = {in[threadIdx.x], in[threadIdx.x] * in[threadIdx.x]};
+  m = reduceMoments(m);
+  if ((threadIdx.x & 31) == 0)
+    out[threadIdx.x / 32] = m;
+}

@@ -646,8 +646,10 @@ std::vector<LaneZeroTotalUse> Analyzer::run(const FunctionDecl *FD) {
           StepsOfIndex);
       if (!Last || !Last->Shuffle || Reported.count(Last->At))
         return;
+      // Through the copy an aggregate's return makes (`return val;` of a
+      // struct whose fields were each reduced).
       const Stmt *P = parentStmt(Value, Ctx);
-      while (P && isa<ImplicitCastExpr, ParenExpr>(P))
+      while (P && isa<ImplicitCastExpr, ParenExpr, CXXConstructExpr, ExprWithCleanups>(P))
         P = parentStmt(P, Ctx);
       if (isa_and_nonnull<ReturnStmt>(P))
         return; // judged where the caller uses it
