@@ -92,6 +92,12 @@ const VarDecl *memoryRoot(const Expr *E) {
   return nullptr;
 }
 
+bool callMayWriteThrough(const CallExpr *Call, const VarDecl *Root) {
+  llvm::DenseSet<const VarDecl *> Written;
+  noteCallWrites(Call, Written);
+  return Written.contains(Root);
+}
+
 bool writesThrough(const FunctionDecl *FD, const VarDecl *Root, ASTContext &Ctx) {
   if (!FD || !FD->getBody())
     return true;

@@ -20,6 +20,7 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class Expr;
 class FunctionDecl;
 class VarDecl;
@@ -30,6 +31,11 @@ namespace warp_tidy {
 /// The variable the memory access \p E (an lvalue or a pointer value)
 /// starts from; null when it starts elsewhere (`this`, a call's result).
 const clang::VarDecl *memoryRoot(const clang::Expr *E);
+
+/// True when \p Call may write memory reached from \p Root: it passes a
+/// pointer derived from it where a non-const pointer is expected (or to an
+/// unknown callee), or calls a non-const member on it.
+bool callMayWriteThrough(const clang::CallExpr *Call, const clang::VarDecl *Root);
 
 /// True when \p FD's body may write memory reached from \p Root (see the
 /// file comment); computed once per body and unit.

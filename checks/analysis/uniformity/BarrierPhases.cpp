@@ -35,23 +35,6 @@ CfgPosition FunctionUniformity::Impl::placeOf(const Stmt *S) const {
   return {};
 }
 
-/// A call that receives a pointer into \p Root where it may write through
-/// it (any pointer parameter not to const, or an unknown callee).
-static bool passesWritablePointer(const CallExpr *Call, const VarDecl *Root) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
-    const Expr *Arg = Call->getArg(I);
-    if (!Arg->getType()->isPointerType() || memoryRoot(Arg) != Root)
-      continue;
-    if (!Callee || I >= Callee->getNumParams())
-      return true;
-    QualType Param = Callee->getParamDecl(I)->getType();
-    if (!Param->isPointerType() || !Param->getPointeeType().isConstQualified())
-      return true;
-  }
-  return false;
-}
-
 const std::optional<llvm::SmallVector<CfgPosition, 4>> &
 FunctionUniformity::Impl::sharedStoresOf(const VarDecl *Root) {
   auto [It, New] = SharedStores.try_emplace(Root);
@@ -71,7 +54,7 @@ FunctionUniformity::Impl::sharedStoresOf(const VarDecl *Root) {
   bool Escapes = false;
   forEachStmt(FD->getBody(), [&](const Stmt *S) {
     if (const auto *Call = dyn_cast<CallExpr>(S))
-      Escapes = Escapes || passesWritablePointer(Call, Root);
+      Escapes = Escapes || callMayWriteThrough(Call, Root);
   });
   if (!Unplaced && !Escapes)
     It->second = std::move(Stores);
