@@ -3,6 +3,7 @@
 #include "NvccAsmEscapes.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 
@@ -106,8 +107,16 @@ AsmEscapeEdits::overlay(IntrusiveRefCntPtr<vfs::OverlayFileSystem> Base) const {
       From = I;
     }
     Out.append(Text, From, std::string::npos);
-    Edited->addFile(Entry.getKey(), 0, MemoryBuffer::getMemBufferCopy(Out, Entry.getKey()));
+    // A header found through a relative include path (`-Isrc`) is named
+    // relative to the working directory; the in-memory copy must sit where
+    // a lookup of that name lands.
+    SmallString<256> Path(Entry.getKey());
+    if (Base->makeAbsolute(Path))
+      Path = Entry.getKey();
+    Edited->addFile(Path, 0, MemoryBuffer::getMemBufferCopy(Out, Entry.getKey()));
   }
+  if (ErrorOr<std::string> Dir = Base->getCurrentWorkingDirectory())
+    Edited->setCurrentWorkingDirectory(*Dir);
   auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Base);
   FS->pushOverlay(Edited);
   return FS;
