@@ -298,6 +298,13 @@ const LocalWriteFacts &localWritesOfBody(const FunctionDecl *FD) {
   return *Slot;
 }
 
+bool callMayWriteReferenceParameter(const FunctionDecl *Callee, unsigned Index) {
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->getBody() || Index >= Def->getNumParams())
+    return true;
+  return localWritesOfBody(Def).isWrittenAfterInit(Def->getParamDecl(Index));
+}
+
 const LocalWriteFacts *localWritesOf(const VarDecl *V) {
   if (!V || !V->hasLocalStorage())
     return nullptr;

@@ -110,6 +110,14 @@ const clang::VarDecl *storedLocal(const clang::Expr *LValue);
 /// The facts of \p FD's body (it must have one), scanned once per unit.
 const LocalWriteFacts &localWritesOfBody(const clang::FunctionDecl *FD);
 
+/// Whether a call of \p Callee may change the argument it binds to parameter
+/// \p Index (a non-const reference): true unless the callee's definition is
+/// seen and its body never writes the parameter (in the sense above, so
+/// passing it on by non-const reference counts as a write). A getter that
+/// takes its index as `T &` (GpuBTree's `getAddressPtr(AddressT &)`) leaves
+/// the caller's variable as it was.
+bool callMayWriteReferenceParameter(const clang::FunctionDecl *Callee, unsigned Index);
+
 /// The facts of the body \p V belongs to, from its translation unit's cache;
 /// null when \p V is not a local or parameter of a function with a body.
 const LocalWriteFacts *localWritesOf(const clang::VarDecl *V);

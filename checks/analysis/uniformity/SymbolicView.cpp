@@ -14,6 +14,7 @@
 #include "ast/CallIndex.h"
 #include "ast/ConstantPath.h"
 #include "ast/FieldConstruction.h"
+#include "ast/LocalWrites.h"
 #include "ast/MemoryWrites.h"
 #include "ast/ThreadIndex.h"
 #include "ast/UnitContext.h"
@@ -191,7 +192,8 @@ void FunctionUniformity::Impl::scanInductions() {
           continue;
         }
         QualType PT = Callee->getParamDecl(A - First)->getType();
-        if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+        if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified() &&
+            callMayWriteReferenceParameter(Callee, A - First))
           Bad[V] = true;
       }
     } else if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {

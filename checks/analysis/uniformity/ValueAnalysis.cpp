@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ast/AstQueries.h"
+#include "ast/LocalWrites.h"
 #include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/WarpCollective.h"
@@ -164,7 +165,8 @@ void FunctionUniformity::Impl::transferEffects(const Stmt *St, State &S, unsigne
           Target = rootVar(UO->getSubExpr());
       } else if (Callee && I >= First && I - First < Callee->getNumParams()) {
         QualType PT = Callee->getParamDecl(I - First)->getType();
-        if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+        if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified() &&
+            callMayWriteReferenceParameter(Callee, I - First))
           Target = rootVar(Arg);
       }
       if (!Target)
