@@ -487,15 +487,20 @@ static bool hasNonlinearOp(TermRef T, llvm::DenseMap<TermRef, bool> &Memo) {
   return R;
 }
 
-/// Multiplication, division or remainder anywhere in \p T.
-static bool hasDivision(TermRef T, llvm::DenseMap<TermRef, bool> &Memo) {
+/// A division or remainder whose divisor is not a constant power of two,
+/// anywhere in \p T. Those by a power of two are shifts and masks to the
+/// solver, and keep what the question may need: `(n / 8) * 8 <= n` for
+/// non-negative n, which a symbol with three zero bits forgets.
+static bool hasCostlyDivision(TermRef T, llvm::DenseMap<TermRef, bool> &Memo) {
   auto It = Memo.find(T);
   if (It != Memo.end())
     return It->second;
-  bool R = T->Op == TermOp::Mul || T->Op == TermOp::UDiv || T->Op == TermOp::SDiv ||
-           T->Op == TermOp::URem || T->Op == TermOp::SRem;
+  bool R = false;
+  if (T->Op == TermOp::UDiv || T->Op == TermOp::SDiv || T->Op == TermOp::URem ||
+      T->Op == TermOp::SRem)
+    R = !T->Ops[1]->isConst() || !llvm::isPowerOf2_64(T->Ops[1]->Value);
   for (TermRef O : T->Ops)
-    R = R || hasDivision(O, Memo);
+    R = R || hasCostlyDivision(O, Memo);
   Memo[T] = R;
   return R;
 }
@@ -692,12 +697,13 @@ struct Lowering {
       break;
     }
     // Lane-independent arithmetic the solver handles badly: nonlinear terms,
-    // and rounded bounds (`(x / 8) * 8`, `x - x % 8`) whose only use is
-    // their alignment. Keeping the known zero bits keeps what the question
-    // needs (a bound that is a multiple of 8 never splits an 8-lane group).
+    // and bounds rounded by a divisor it would have to bit-blast (`(x / 12)
+    // * 16`), whose only use is their alignment. Keeping the known zero bits
+    // keeps what the question needs (a bound that is a multiple of 8 never
+    // splits an 8-lane group). A power of two stays exact (hasCostlyDivision).
     if (Abstract && !T->LaneDependent &&
         (hasNonlinearOp(T, Nonlinear) ||
-         (hasDivision(T, Divisions) && TermBuilder::knownZeroBits(T, Aligned) > 0))) {
+         (hasCostlyDivision(T, Divisions) && TermBuilder::knownZeroBits(T, Aligned) > 0))) {
       auto [Id, New] = Z.AbstractIds.try_emplace(T, Z.AbstractIds.size());
       (void)New;
       return Z.alignedSymbol("a" + std::to_string(Id->second), W,

@@ -319,6 +319,10 @@ FunctionUniformity::Impl::sourcesFor(const CFGBlock *B, bool &DataDecided, LaneG
         Div.reset(ID);
   if (Div.none())
     return Out;
+  // Each condition splits the lanes, yet together they may not: the lanes
+  // that pass a per-lane bound are all those that pass a rounded one after.
+  if (pathAgreesInGroups(B, Div, Group))
+    return Out;
   // Direct control dependences first: they are the innermost conditions.
   // The order (and so the order of the reported sources) is that of clang's
   // calculator, built only here, for the few blocks that need it.

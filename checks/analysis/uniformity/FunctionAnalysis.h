@@ -19,6 +19,8 @@
 //                                   environment, prover queries
 //   uniformity/IndexForms.cpp       indexForm / laneSplit
 //   uniformity/LaneReachability.cpp Must / May lane sets
+//   uniformity/PathConditions.cpp   the conditions on the way to a site,
+//                                   asked together
 //   uniformity/CollectiveSites.cpp  collective sites
 //   uniformity/WarpAnalysisCache.cpp per-TU cache, call-graph order, summaries
 //
@@ -217,6 +219,41 @@ struct FunctionUniformity::Impl {
   /// lane that stays reads one that left: `if (gid >= n) return;`.
   bool exitsOnlyUnreadLanes(unsigned BranchID, const clang::CFGBlock *Site, ShuffleDirection Reads);
 
+  //--- The conditions on the way to a block, at once (PathConditions.cpp) ---
+
+  /// No two lanes of \p Group can disagree on the conjunction of the
+  /// conditions of the branches that control \p Site, each taken towards it;
+  /// \p Splitting are the controls that split the group when asked alone.
+  bool pathAgreesInGroups(const clang::CFGBlock *Site, const llvm::BitVector &Splitting,
+                          LaneGroup Group);
+  std::map<std::pair<unsigned, uint64_t>, bool> PathAgrees;
+  /// The successor of branch \p Branch from which \p Site can be reached
+  /// without passing the branch again; none when both or neither can.
+  std::optional<unsigned> sideTowards(unsigned Branch, unsigned Site);
+  /// The condition of \p Branch taken along successor \p Edge, as a 1-bit
+  /// term whose values read at the branch are renamed to the site's where
+  /// nothing writes them on the way (so that every condition on the way
+  /// names one value alike).
+  TermRef conditionTowards(unsigned Branch, unsigned Edge, unsigned Site, LaneGroup Group);
+  /// The blocks of every write of the local or induction step a leaf key
+  /// names (induction variables with plain writes only); null otherwise.
+  const llvm::SmallVector<const clang::CFGBlock *, 2> *writeBlocksOf(const void *Key);
+  llvm::DenseMap<const void *, llvm::SmallVector<const clang::CFGBlock *, 2>> KeyWrites;
+  bool KeyWritesBuilt = false;
+  /// The blocks on a path from \p Branch back to itself that avoids its
+  /// join (a loop's exit test, a `break`): lanes that left wait at the
+  /// join while the others evaluate the branch again. Empty when none.
+  llvm::BitVector cycleBeforeJoin(unsigned Branch);
+  /// +1 when every step of the induction variable \p V adds a non-negative
+  /// amount, -1 when every one subtracts one, 0 otherwise.
+  int stepDirection(const clang::VarDecl *V);
+  /// \p E has one value in every evaluation of \p Branch within its cycle.
+  bool isLoopInvariant(const clang::Expr *E, unsigned Branch);
+  /// The condition of \p Branch, taken along \p Edge, holds only if it held
+  /// at every earlier evaluation: a counter that only grows compared below
+  /// a bound its cycle does not change (or the mirror image).
+  bool holdsOnlyIfHeldBefore(unsigned Branch, unsigned Edge);
+
   //--- Value dataflow (ValueAnalysis.cpp) -----------------------------------
 
   /// Sync dependence: a variable assigned under a divergent branch that it
@@ -343,6 +380,9 @@ struct FunctionUniformity::Impl {
   llvm::DenseMap<const clang::VarDecl *, Induction> Inductions;
 
   const Induction &induction(const clang::VarDecl *V);
+  /// +1 when the step \p Step taken at \p At (a null step is `++`/`--`)
+  /// adds a non-negative amount, -1 when it subtracts one, 0 when unknown.
+  int stepSign(const clang::Expr *Step, const clang::Stmt *At) const;
   /// For a variable with plain definitions and otherwise only steps (`i =
   /// a; ...; i = b; for (; ...; i += s)`): the induction that starts at the
   /// one definition reaching \p Point, where no other definition does, with

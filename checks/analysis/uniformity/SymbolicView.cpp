@@ -101,7 +101,52 @@ bool readsThis(const Stmt *E) {
       return true;
   return false;
 }
+
+/// \p E is never negative: built from non-negative constants, built-in
+/// indices and unsigned values by operations that keep the sign.
+bool isNonNegative(const Expr *E, const ASTContext &Ctx) {
+  E = E->IgnoreParens();
+  if (std::optional<int64_t> C = integerConstant(E, Ctx))
+    return *C >= 0;
+  if (classifyBuiltinIndex(E) != BuiltinIndex::None)
+    return true;
+  if (const auto *Cast = dyn_cast<CastExpr>(E))
+    return Cast->getSubExpr()->getType()->isIntegerType() && isNonNegative(Cast->getSubExpr(), Ctx);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    switch (BO->getOpcode()) {
+    case BO_Add:
+    case BO_Mul:
+    case BO_Div:
+    case BO_Rem:
+    case BO_Shl:
+    case BO_Shr:
+    case BO_Or:
+      return isNonNegative(BO->getLHS(), Ctx) && isNonNegative(BO->getRHS(), Ctx);
+    case BO_And:
+      return isNonNegative(BO->getLHS(), Ctx) || isNonNegative(BO->getRHS(), Ctx);
+    default:
+      return false;
+    }
+  }
+  // Any other value of an unsigned type (a variable, a field): as the
+  // induction model, which takes every step as an add without overflow.
+  return E->getType()->isUnsignedIntegerType() && (isa<DeclRefExpr>(E) || isa<MemberExpr>(E));
+}
+
 } // namespace
+
+int FunctionUniformity::Impl::stepSign(const Expr *Step, const Stmt *At) const {
+  if (const auto *UO = dyn_cast<UnaryOperator>(At))
+    return UO->isIncrementOp() ? 1 : -1;
+  const auto *BO = dyn_cast<BinaryOperator>(At);
+  if (!BO || !Step || !isNonNegative(Step, Ctx))
+    return 0;
+  bool Minus = BO->getOpcode() == BO_SubAssign;
+  if (const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+      BO->getOpcode() == BO_Assign && Sum)
+    Minus = Sum->getOpcode() == BO_Sub;
+  return Minus ? -1 : 1;
+}
 
 const FunctionUniformity::Impl::Induction &FunctionUniformity::Impl::induction(const VarDecl *V) {
   if (!InductionsScanned)
@@ -435,9 +480,13 @@ TermRef FunctionUniformity::Impl::SymbolicView::inductionValue(const VarDecl *V,
       Zeros = TermBuilder::knownZeroBits(StepTerm, P.Opts.AssumeWarpAlignedBlocks);
     }
     // Every step of a signed variable is an add without overflow (C), so
-    // the initial value plus their sum does not overflow either.
-    Value = Terms.binary(TermOp::Add, Value, Terms.uniform(At, W, Zeros, Point),
-                         V->getType()->isSignedIntegerOrEnumerationType());
+    // the initial value plus their sum does not overflow either; steps that
+    // only add sum to a non-negative amount (the model takes it below the
+    // signed maximum: a loop would have to run through more than half the
+    // type's values from a negative start to pass it).
+    bool SignedVar = V->getType()->isSignedIntegerOrEnumerationType();
+    uint64_t Bound = SignedVar && W < 64 && P.stepSign(Step, At) > 0 ? (uint64_t(1) << (W - 1)) - 1 : 0;
+    Value = Terms.binary(TermOp::Add, Value, Terms.uniform(At, W, Zeros, Point, Bound), SignedVar);
   }
   return Value;
 }
