@@ -312,13 +312,24 @@ __global__ void silentCounterThroughReference(const WorkParams p, int *out) {
   }
 }
 
-// A struct local is still one variable: a field that holds a lane-varying value makes
-// the others as varying, through a reference bound to it as well.
-__global__ void flagFieldThroughLocalReference(int *out, int n) {
+// A struct local keeps its fields apart, through a reference bound to it as
+// well: a lane-varying counter leaves the tile count as uniform as it was.
+__global__ void silentFieldThroughLocalReference(int *out, int n) {
   WorkAtomics local = {0, n};
   WorkAtomics &ref = local;
   ref.counter = threadIdx.x;
   if (ref.numTiles > 2)
+    out[0] = __ballot_sync(0xffffffff, out[threadIdx.x] > 0);
+  __syncwarp();
+}
+
+// The field the branch reads is the one written per lane, through the
+// reference.
+__global__ void flagFieldThroughLocalReference(int *out, int n) {
+  WorkAtomics local = {0, n};
+  WorkAtomics &ref = local;
+  ref.numTiles = threadIdx.x;
+  if (local.numTiles > 2)
     out[0] = __ballot_sync(0xffffffff, out[threadIdx.x] > 0);
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: __ballot_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp{{.*}}

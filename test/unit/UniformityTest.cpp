@@ -117,7 +117,7 @@ TEST(Uniformity, PropagationThroughJoinsLoopsFieldsAndReferences) {
       for (int i = lane; i < n; i += 32) s += 1;  // varying trip count
       use(s);                   // 2 varying
       S st; st.a = 0; st.b = threadIdx.x;
-      use(st.a);                // 3 varying (fields are not separated)
+      use(st.a);                // 3 uniform (fields are kept apart)
       int x = 0; int &r = x; r = lane;
       use(x);                   // 4 varying through the reference
       int y = lane; y = 5;
@@ -131,7 +131,7 @@ TEST(Uniformity, PropagationThroughJoinsLoopsFieldsAndReferences) {
   EXPECT_TRUE(A->isThreadVarying(U[0]));
   EXPECT_FALSE(A->isThreadVarying(U[1]));
   EXPECT_TRUE(A->isThreadVarying(U[2]));
-  EXPECT_TRUE(A->isThreadVarying(U[3]));
+  EXPECT_FALSE(A->isThreadVarying(U[3]));
   EXPECT_TRUE(A->isThreadVarying(U[4]));
   EXPECT_FALSE(A->isThreadVarying(U[5]));
 }

@@ -14,6 +14,7 @@
 //   uniformity/ControlDivergence.cpp control dependences, early exits, the
 //                                   divergent-branch fixpoint step, sources
 //   uniformity/ValueAnalysis.cpp    ValueDeps transfer and worklist
+//   uniformity/AggregateFields.cpp  fields of a local aggregate, one by one
 //   uniformity/Butterflies.cpp      full xor butterflies
 //   uniformity/SymbolicView.cpp     induction variables, the SymbolicView
 //                                   environment, prover queries
@@ -109,6 +110,11 @@ struct FunctionUniformity::Impl {
 
   llvm::DenseMap<const clang::Stmt *, const clang::CFGBlock *> BlockOf;
   llvm::DenseMap<const clang::VarDecl *, unsigned> VarIndex;
+  /// Dataflow slots: one per variable, plus one per field of a local of a
+  /// small aggregate type (AggregateFields.cpp): its first slot and count.
+  unsigned NumSlots = 0;
+  llvm::DenseMap<const clang::VarDecl *, std::pair<unsigned, unsigned>> FieldSlots;
+  static constexpr unsigned MaxTrackedFields = 8;
   llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> Alias; // reference -> target
   llvm::DenseMap<const clang::VarDecl *, const clang::CFGBlock *> DeclBlock;
   llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> DeclPoint; // its (CFG) DeclStmt
@@ -253,6 +259,33 @@ struct FunctionUniformity::Impl {
   /// at every earlier evaluation: a counter that only grows compared below
   /// a bound its cycle does not change (or the mirror image).
   bool holdsOnlyIfHeldBefore(unsigned Branch, unsigned Edge);
+
+  //--- Fields of a local aggregate (AggregateFields.cpp) --------------------
+
+  /// The record whose fields a local of type \p T keeps apart: a struct or
+  /// class without bases or virtual functions, with 1 to MaxTrackedFields
+  /// fields (CUDA's vector types among them); null otherwise.
+  static const clang::RecordDecl *fieldwiseRecord(clang::QualType T);
+  /// Gives \p V one slot per field after its own, when it has such a type.
+  void addFieldSlots(const clang::VarDecl *V);
+  /// The slot of `v.f` for a local \p v whose fields are kept apart.
+  std::optional<unsigned> fieldSlot(const clang::MemberExpr *ME) const;
+  /// The join of \p V's field slots (0 when it has none).
+  ValueDeps fieldsJoined(const clang::VarDecl *V, const State &S) const;
+  /// The dependencies of each of the \p NumFields fields of the aggregate
+  /// \p E gives: a braced list, CUDA's `make_int2(a, b)`, another local of
+  /// the same shape, a helper's returned fields; nullopt otherwise.
+  std::optional<llvm::SmallVector<ValueDeps, 4>> fieldwiseDeps(const clang::Expr *E,
+                                                               unsigned NumFields, const State &S);
+  /// `v = Value` (or v's initialiser) for a local whose fields are kept
+  /// apart; false for other variables.
+  bool assignFieldwise(State &S, const clang::VarDecl *V, const clang::Expr *Value,
+                       unsigned BlockID);
+  /// A store into `v.f` of such a local; false for other lvalues.
+  bool assignField(State &S, const clang::Expr *LHS, ValueDeps D, bool Whole, unsigned BlockID);
+  /// The fields of what `return Value;` gives, when this function returns
+  /// such an aggregate; empty otherwise.
+  llvm::SmallVector<ValueDeps, 4> returnedFields(const clang::Expr *Value, const State &S);
 
   //--- Value dataflow (ValueAnalysis.cpp) -----------------------------------
 

@@ -29,7 +29,8 @@ using namespace uniformity_detail;
 void FunctionUniformity::Impl::addVar(const VarDecl *V, const CFGBlock *B) {
   if (!V->hasLocalStorage() || VarIndex.count(V))
     return;
-  VarIndex[V] = VarIndex.size();
+  VarIndex[V] = NumSlots++;
+  addFieldSlots(V);
   DeclBlock[V] = B;
 }
 

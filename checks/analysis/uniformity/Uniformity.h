@@ -189,6 +189,10 @@ struct FunctionSummary {
   llvm::SmallVector<std::optional<ValueDeps>, 4> ReferenceOut;
   /// Dependencies of the returned value.
   ValueDeps ReturnDeps = ThreadVarying;
+  /// For a returned aggregate whose fields are kept apart (a scan's
+  /// `make_int2(exclusive, total)`): each field's dependencies, as
+  /// ReturnDeps; empty for other functions.
+  llvm::SmallVector<ValueDeps, 4> ReturnFields;
 };
 
 class WarpAnalysisCache;

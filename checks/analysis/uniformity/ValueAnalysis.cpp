@@ -85,10 +85,15 @@ void FunctionUniformity::Impl::assign(State &S, const VarDecl *V, ValueDeps D, b
   if (It == VarIndex.end())
     return;
   D |= taint(BlockID, V);
-  if (Whole)
+  if (Whole) {
     S[It->second] = D;
-  else
+    // The variable's own slot now holds the whole value.
+    if (auto Fields = FieldSlots.find(V); Fields != FieldSlots.end())
+      for (unsigned I = 0; I < Fields->second.second; ++I)
+        S[Fields->second.first + I] = 0;
+  } else {
     S[It->second] |= D;
+  }
 }
 
 void FunctionUniformity::Impl::transferStmt(const Stmt *St, State &S, unsigned BlockID) {
@@ -108,7 +113,8 @@ void FunctionUniformity::Impl::transferEffects(const Stmt *St, State &S, unsigne
           assign(S, V, ThreadVarying, true, BlockID);
           continue;
         }
-        assign(S, V, V->getInit() ? deps(V->getInit(), S) : 0, true, BlockID);
+        if (!assignFieldwise(S, V, V->getInit(), BlockID))
+          assign(S, V, V->getInit() ? deps(V->getInit(), S) : 0, true, BlockID);
       }
     return;
   }
@@ -117,7 +123,11 @@ void FunctionUniformity::Impl::transferEffects(const Stmt *St, State &S, unsigne
       return;
     const Expr *LHS = BO->getLHS()->IgnoreParenImpCasts();
     bool Whole = BO->getOpcode() == BO_Assign && isa<DeclRefExpr>(LHS);
+    if (Whole && assignFieldwise(S, rootVar(LHS), BO->getRHS(), BlockID))
+      return;
     ValueDeps D = deps(BO->getRHS(), S);
+    if (assignField(S, LHS, D, BO->getOpcode() == BO_Assign, BlockID))
+      return;
     if (!Whole)
       D |= lvalueIndexDeps(LHS, S);
     assign(S, rootVar(LHS), D, Whole, BlockID);
@@ -145,6 +155,8 @@ void FunctionUniformity::Impl::transferEffects(const Stmt *St, State &S, unsigne
       if (Op->isAssignmentOp() && Op->getNumArgs() == 2) {
         bool Whole =
             Op->getOperator() == OO_Equal && isa<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts());
+        if (Whole && assignFieldwise(S, rootVar(Op->getArg(0)), Op->getArg(1), BlockID))
+          return;
         assign(S, rootVar(Op->getArg(0)), deps(Op->getArg(1), S), Whole, BlockID);
         return;
       }
@@ -246,7 +258,7 @@ void FunctionUniformity::Impl::transferBlockInPlace(const CFGBlock *B, State &S)
 }
 
 void FunctionUniformity::Impl::solveValues() {
-  unsigned NumVars = VarIndex.size();
+  unsigned NumVars = NumSlots;
   In.assign(NumBlocks, State(NumVars, 0));
   // Kernel parameters are warp-uniform; a helper's parameter i stands for
   // "whatever the caller passes", bit i+1.
@@ -335,7 +347,7 @@ ValueDeps FunctionUniformity::Impl::varDeps(const VarDecl *V, const State &S) co
   auto It = VarIndex.find(V);
   if (It == VarIndex.end())
     return 0;
-  return S[It->second];
+  return S[It->second] | fieldsJoined(V, S);
 }
 
 ValueDeps FunctionUniformity::Impl::deps(const Expr *E, const State &S) {
@@ -368,6 +380,11 @@ ValueDeps FunctionUniformity::Impl::deps(const Expr *E, const State &S) {
   }
   if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
     return deps(PO->getResultExpr(), S);
+  // A field of a local whose fields are kept apart: its slot, and what was
+  // written to the variable as a whole.
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (std::optional<unsigned> Slot = fieldSlot(ME))
+      return S[*Slot] | S[VarIndex.find(rootVar(ME))->second];
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Comma)
       return deps(BO->getRHS(), S);

@@ -105,6 +105,7 @@ void FunctionUniformity::Impl::summarise() {
   // What the function returns: the values, plus which lanes return where.
   ValueDeps Ret = 0;
   bool AnyReturn = false;
+  bool FieldsSeen = false, FieldsKnown = true;
   for (const CFGBlock *B : *Cfg) {
     State S = In[B->getBlockID()];
     for (const CFGElement &E : *B) {
@@ -113,16 +114,28 @@ void FunctionUniformity::Impl::summarise() {
         continue;
       if (const auto *R = dyn_cast<ReturnStmt>(CS->getStmt())) {
         AnyReturn = true;
-        Ret |= deps(R->getRetValue(), S);
-        if (divergentControls(B).any())
-          Ret |= ThreadVarying;
+        ValueDeps Where = divergentControls(B).any() ? ThreadVarying : 0;
         for (unsigned ID : Controls[B->getBlockID()].set_bits())
-          Ret |= BranchDeps[ID] & ~ThreadVarying;
+          Where |= BranchDeps[ID] & ~ThreadVarying;
+        Ret |= deps(R->getRetValue(), S) | Where;
+        llvm::SmallVector<ValueDeps, 4> Fields = returnedFields(R->getRetValue(), S);
+        if (Fields.empty() || (FieldsSeen && Fields.size() != Summary.ReturnFields.size()))
+          FieldsKnown = false;
+        else if (!FieldsSeen)
+          Summary.ReturnFields = Fields;
+        else
+          for (unsigned I = 0; I < Fields.size(); ++I)
+            Summary.ReturnFields[I] |= Fields[I];
+        for (ValueDeps &F : Summary.ReturnFields)
+          F |= Where;
+        FieldsSeen = true;
       }
       transferStmt(CS->getStmt(), S, B->getBlockID());
     }
   }
   Summary.ReturnDeps = AnyReturn ? Ret : 0;
+  if (!FieldsKnown)
+    Summary.ReturnFields.clear();
 }
 
 //===----------------------------------------------------------------------===//
