@@ -88,7 +88,8 @@ FunctionUniformity::Impl::fieldwiseDeps(const Expr *E, unsigned NumFields, const
   if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
     return fieldwiseDeps(Temp->getSubExpr(), NumFields, S);
   llvm::SmallVector<ValueDeps, 4> Out;
-  auto Each = [&](llvm::ArrayRef<const Expr *> Parts) -> std::optional<llvm::SmallVector<ValueDeps, 4>> {
+  auto Each =
+      [&](llvm::ArrayRef<const Expr *> Parts) -> std::optional<llvm::SmallVector<ValueDeps, 4>> {
     if (Parts.size() != NumFields)
       return std::nullopt;
     for (const Expr *P : Parts)

@@ -138,14 +138,12 @@ TermRef FunctionUniformity::Impl::conditionTowards(unsigned Branch, unsigned Edg
     if (!Name || Name->Point != At)
       return nullptr;
     const auto *Writes = writeBlocksOf(Name->Key);
-    if (!Writes || llvm::any_of(*Writes, [&](const CFGBlock *W) {
-          return Between.test(W->getBlockID());
-        }))
+    if (!Writes ||
+        llvm::any_of(*Writes, [&](const CFGBlock *W) { return Between.test(W->getBlockID()); }))
       return nullptr;
     if (Leaf->Op == TermOp::PerLane)
       return Terms.perLane(Name->Key, Leaf->Width, SitePoint);
-    return Terms.uniform(Name->Key, Leaf->Width, Leaf->KnownZeroBits, SitePoint,
-                         Leaf->UpperBound);
+    return Terms.uniform(Name->Key, Leaf->Width, Leaf->KnownZeroBits, SitePoint, Leaf->UpperBound);
   });
 }
 
@@ -225,7 +223,8 @@ bool FunctionUniformity::Impl::holdsOnlyIfHeldBefore(unsigned Branch, unsigned E
   const Induction &I = induction(V);
   if (!I.Valid)
     return false;
-  if (const CFGBlock *Start = placeOf(I.InitPoint).Block; !Start || cycleBeforeJoin(Branch).test(Start->getBlockID()))
+  if (const CFGBlock *Start = placeOf(I.InitPoint).Block;
+      !Start || cycleBeforeJoin(Branch).test(Start->getBlockID()))
     return false;
   int Direction = stepDirection(V);
   bool Below = Op == BO_LT || Op == BO_LE;

@@ -485,7 +485,8 @@ TermRef FunctionUniformity::Impl::SymbolicView::inductionValue(const VarDecl *V,
     // signed maximum: a loop would have to run through more than half the
     // type's values from a negative start to pass it).
     bool SignedVar = V->getType()->isSignedIntegerOrEnumerationType();
-    uint64_t Bound = SignedVar && W < 64 && P.stepSign(Step, At) > 0 ? (uint64_t(1) << (W - 1)) - 1 : 0;
+    uint64_t Bound =
+        SignedVar && W < 64 && P.stepSign(Step, At) > 0 ? (uint64_t(1) << (W - 1)) - 1 : 0;
     Value = Terms.binary(TermOp::Add, Value, Terms.uniform(At, W, Zeros, Point, Bound), SignedVar);
   }
   return Value;
