@@ -10,6 +10,7 @@
 #include "ast/AstQueries.h"
 #include "ast/GuardFacts.h"
 #include "ast/LocalWrites.h"
+#include "ast/SwitchCoverage.h"
 #include "ast/ThreadIndex.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/InlinePtx.h"
@@ -45,8 +46,15 @@ bool FunctionUniformity::Impl::coveredOnEveryPath(const CFGBlock *B, const Colle
     const CFGBlock *Join = D ? postDominatorOf(D) : nullptr;
     if (!D || !Join)
       return false;
+    // A switch whose cases name every value of its condition has no lane
+    // for the default edge clang's CFG draws to the code after it.
+    const auto *Switch = dyn_cast_or_null<SwitchStmt>(D->getTerminatorStmt());
+    const CFGBlock *NoLanes =
+        Switch && switchCoversEveryValue(Switch, Ctx) && D->succ_size()
+            ? static_cast<const CFGBlock *>(*D->succ_rbegin())
+            : nullptr;
     for (const CFGBlock *Succ : D->succs()) {
-      if (!Succ)
+      if (!Succ || Succ == NoLanes)
         continue;
       // Depth-first search for a path to the join that avoids matches.
       llvm::BitVector Visited(NumBlocks);
