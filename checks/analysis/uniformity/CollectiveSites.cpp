@@ -348,6 +348,9 @@ bool FunctionUniformity::Impl::mayBeCollective(const Stmt *Call) {
     return asmCollectiveNeedingLanes(Asm).has_value();
   if (recogniseCollective(cast<CallExpr>(Call)))
     return true;
+  // A kernel launched from device code runs in warps of its own grid.
+  if (isa<CUDAKernelCallExpr>(Call))
+    return false;
   const FunctionDecl *Def = definitionOf(cast<CallExpr>(Call)->getDirectCallee());
   return Def && Def != FD && !isInSystemHeader(Def, Ctx) && Cache.containsCollective(Def);
 }

@@ -249,7 +249,9 @@ const WarpAnalysisCache::DirectFacts &WarpAnalysisCache::directFacts(const Funct
           D.Collective = true;
       } else if (isThreadVaryingSourceCall(Callee)) {
         D.Varying = true;
-      } else if (Callee) {
+      } else if (Callee && !isa<CUDAKernelCallExpr>(Call)) {
+        // A launch (dynamic parallelism) starts a grid of its own: the
+        // kernel's collectives run in its warps, not in the launching one.
         const FunctionDecl *CalleeDef = definitionOf(Callee);
         if (CalleeDef && CalleeDef != Def && !llvm::is_contained(D.Callees, CalleeDef))
           D.Callees.push_back(CalleeDef);
