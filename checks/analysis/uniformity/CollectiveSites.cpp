@@ -49,10 +49,9 @@ bool FunctionUniformity::Impl::coveredOnEveryPath(const CFGBlock *B, const Colle
     // A switch whose cases name every value of its condition has no lane
     // for the default edge clang's CFG draws to the code after it.
     const auto *Switch = dyn_cast_or_null<SwitchStmt>(D->getTerminatorStmt());
-    const CFGBlock *NoLanes =
-        Switch && switchCoversEveryValue(Switch, Ctx) && D->succ_size()
-            ? static_cast<const CFGBlock *>(*D->succ_rbegin())
-            : nullptr;
+    const CFGBlock *NoLanes = Switch && switchCoversEveryValue(Switch, Ctx) && D->succ_size()
+                                  ? static_cast<const CFGBlock *>(*D->succ_rbegin())
+                                  : nullptr;
     for (const CFGBlock *Succ : D->succs()) {
       if (!Succ || Succ == NoLanes)
         continue;
