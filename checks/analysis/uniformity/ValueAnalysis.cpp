@@ -384,7 +384,8 @@ ValueDeps FunctionUniformity::Impl::deps(const Expr *E, const State &S) {
   // written to the variable as a whole.
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     if (std::optional<unsigned> Slot = fieldSlot(ME))
-      return S[*Slot] | S[VarIndex.find(rootVar(ME))->second];
+      if (auto Whole = VarIndex.find(rootVar(ME)); Whole != VarIndex.end())
+        return S[*Slot] | S[Whole->second];
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Comma)
       return deps(BO->getRHS(), S);
