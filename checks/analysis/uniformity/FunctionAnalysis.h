@@ -249,7 +249,11 @@ struct FunctionUniformity::Impl {
   /// The blocks on a path from \p Branch back to itself that avoids its
   /// join (a loop's exit test, a `break`): lanes that left wait at the
   /// join while the others evaluate the branch again. Empty when none.
-  llvm::BitVector cycleBeforeJoin(unsigned Branch);
+  /// Computed once per branch: the exit test, the monotonicity question and
+  /// each bound's variables all ask it.
+  const llvm::BitVector &cycleBeforeJoin(unsigned Branch);
+  llvm::BitVector findCycleBeforeJoin(unsigned Branch) const;
+  std::map<unsigned, llvm::BitVector> Cycles;
   /// +1 when every step of the induction variable \p V adds a non-negative
   /// amount, -1 when every one subtracts one, 0 otherwise.
   int stepDirection(const clang::VarDecl *V);

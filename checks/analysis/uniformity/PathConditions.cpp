@@ -147,7 +147,14 @@ TermRef FunctionUniformity::Impl::conditionTowards(unsigned Branch, unsigned Edg
   });
 }
 
-llvm::BitVector FunctionUniformity::Impl::cycleBeforeJoin(unsigned Branch) {
+const llvm::BitVector &FunctionUniformity::Impl::cycleBeforeJoin(unsigned Branch) {
+  auto [Known, New] = Cycles.try_emplace(Branch);
+  if (New)
+    Known->second = findCycleBeforeJoin(Branch);
+  return Known->second;
+}
+
+llvm::BitVector FunctionUniformity::Impl::findCycleBeforeJoin(unsigned Branch) const {
   const CFGBlock *B = blockByID(Branch);
   const CFGBlock *Join = postDominatorOf(B);
   llvm::BitVector Forward(NumBlocks);
