@@ -182,6 +182,27 @@ void ActivemaskSyncMaskCheck::checkAsm(const GCCAsmStmt *Asm, const FunctionDecl
   }
 }
 
+/// True when the mask cannot lose a lane: no lane reaches the collective
+/// (dead code such as `if (false) {...}`), or the __activemask() is taken
+/// where every lane of the warp arrives and no divergent branch lies on any
+/// path before it, and the collective is reached by the whole warp too: the
+/// mask it reports is then the whole warp. \p Source may sit in a helper the
+/// mask expression calls; the call at \p At stands for it then.
+bool ActivemaskSyncMaskCheck::collectsWholeWarp(const Stmt *At, const Stmt *Source,
+                                                const FunctionDecl *FD, ASTContext &Ctx) const {
+  if (!FD || FD->isDependentContext())
+    return false;
+  UniformityRef A = analysisCache(Ctx).analysis(FD);
+  if (!A)
+    return false;
+  if (A->provablyUnreachable(At))
+    return true;
+  bool SourceHere = !A->mayReach(Source).isEmpty() || A->provablyUnreachable(Source);
+  const Stmt *Taken = SourceHere ? Source : At;
+  return reachedByWholeWarp(At, FD, Ctx) && reachedByWholeWarp(Taken, FD, Ctx) &&
+         !A->divergesBefore(Taken);
+}
+
 void ActivemaskSyncMaskCheck::judgeMask(const Stmt *At, const Expr *Mask, std::string Name,
                                         CollectiveKind Kind, const FunctionDecl *Wrapper,
                                         const Stmt *Inside, const FunctionDecl *FD,
@@ -212,6 +233,8 @@ void ActivemaskSyncMaskCheck::judgeMask(const Stmt *At, const Expr *Mask, std::s
     return;
 
   ASTContext &Ctx = *Result.Context;
+  if (!Wrapper && collectsWholeWarp(At, Source, FD, Ctx))
+    return;
   // A defaulted mask is written nowhere here: point at the call.
   bool Defaulted = isa<CXXDefaultArgExpr>(Mask);
   SourceLocation Loc =

@@ -30,6 +30,8 @@ private:
                  const clang::ast_matchers::MatchFinder::MatchResult &Result);
   void checkAsm(const clang::GCCAsmStmt *Asm, const clang::FunctionDecl *FD,
                 const clang::ast_matchers::MatchFinder::MatchResult &Result);
+  bool collectsWholeWarp(const clang::Stmt *At, const clang::Stmt *Source,
+                         const clang::FunctionDecl *FD, clang::ASTContext &Ctx) const;
   /// Reports \p Mask of the collective at \p At (named \p Name) when it
   /// comes from __activemask(); \p Wrapper / \p Inside: the helper called
   /// at \p At and its collective, when the mask is the helper's parameter.

@@ -56,22 +56,6 @@ static std::vector<FixItHint> fullMaskRewrite(const CallExpr *Call, const WarpIn
           FixItHint::CreateInsertion(ArgStart, (FullMask + ", ").str())};
 }
 
-/// True when every lane of every warp provably executes \p Call in \p Fn.
-/// Only kernels qualify: a device function's callers (possibly in other
-/// translation units) may call it from divergent code. Partial warps in
-/// blocks that are not a whole number of warps wide would make the full mask
-/// name lanes that do not exist, so the proof also rests on
-/// AssumeWarpAlignedBlocks.
-bool LegacyIntrinsicCheck::reachedByWholeWarp(const CallExpr *Call, const FunctionDecl *Fn,
-                                              ASTContext &Ctx) {
-  if (!Fn || !Fn->hasAttr<CUDAGlobalAttr>() || !Uniformity.AssumeWarpAlignedBlocks)
-    return false;
-  UniformityRef Analysis = analysisCache(Ctx).analysis(Fn);
-  if (!Analysis)
-    return false;
-  return Analysis->mustReach(Call).isAll() && Analysis->divergenceAt(Call).empty();
-}
-
 void LegacyIntrinsicCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");

@@ -50,9 +50,6 @@ private:
     unsigned WholeWarpContexts = 0; ///< ... of which every lane reaches it
   };
 
-  bool reachedByWholeWarp(const clang::CallExpr *Call, const clang::FunctionDecl *Fn,
-                          clang::ASTContext &Ctx);
-
   llvm::MapVector<clang::SourceLocation, LegacySite> Sites;
 };
 

@@ -1,6 +1,7 @@
 //===--- UniformityCheck.cpp - Base of the checks on the uniformity analysis =//
 
 #include "UniformityCheck.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 
 namespace warp_tidy {
@@ -28,6 +29,17 @@ UniformityRef UniformityCheck::collectiveAnalysis(const clang::FunctionDecl *FD,
     return nullptr;
   WarpAnalysisCache &Cache = analysisCache(Ctx);
   return Cache.containsCollective(FD) ? Cache.analysis(FD) : nullptr;
+}
+
+bool UniformityCheck::reachedByWholeWarp(const clang::Stmt *S, const clang::FunctionDecl *Fn,
+                                         clang::ASTContext &Ctx) const {
+  if (!Fn || !Fn->hasAttr<clang::CUDAGlobalAttr>() || Fn->isDependentContext() ||
+      !Uniformity.AssumeWarpAlignedBlocks)
+    return false;
+  UniformityRef Analysis = analysisCache(Ctx).analysis(Fn);
+  if (!Analysis)
+    return false;
+  return Analysis->mustReach(S).isAll() && Analysis->divergenceAt(S).empty();
 }
 
 } // namespace warp_tidy

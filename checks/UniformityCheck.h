@@ -29,6 +29,14 @@ protected:
   /// The analysis of \p FD when it is a concrete function (not a template
   /// pattern) that contains a warp collective; null otherwise.
   UniformityRef collectiveAnalysis(const clang::FunctionDecl *FD, clang::ASTContext &Ctx) const;
+  /// True when every lane of every warp provably executes \p S in kernel
+  /// \p Fn with no divergent condition on the way. Only kernels qualify: a
+  /// device function's callers (possibly in other translation units) may call
+  /// it from divergent code. Blocks that are not a whole number of warps wide
+  /// would leave lanes that do not exist, so the proof also rests on
+  /// AssumeWarpAlignedBlocks.
+  bool reachedByWholeWarp(const clang::Stmt *S, const clang::FunctionDecl *Fn,
+                          clang::ASTContext &Ctx) const;
 
   /// The analysis options, read once (local value, else global).
   UniformityOptions Uniformity;

@@ -11,8 +11,6 @@ namespace cg = cooperative_groups;
 __global__ void mustFlag(const int *in, int threshold, int *out, int *count) {
   const int lane = threadIdx.x & 31;
   const int v = in[threadIdx.x];
-  out[0] = __shfl_sync(__activemask(), v, 0);
-  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: the mask of __shfl_sync comes from __activemask(), which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
   if (v > threshold) {
     // The runtime-validation case: warp-aggregated atomics.
     const unsigned group = __activemask();
@@ -26,6 +24,10 @@ __global__ void mustFlag(const int *in, int threshold, int *out, int *count) {
   // CHECK-MESSAGES: :[[@LINE-10]]:7: note: the lanes diverge here: this condition differs between the lanes of a warp
     out[base + __popc(group & ((1u << lane) - 1u))] = v;
   }
+  // After lanes branched apart, even where they meet again: nothing makes
+  // them converge for __activemask().
+  out[0] = __shfl_sync(__activemask(), v, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: the mask of __shfl_sync comes from __activemask(), which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
   unsigned low = __activemask() & 0xffu;
   out[1] = __ballot_sync(low, v > 2);
   // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: the mask of __ballot_sync comes from __activemask() through 'low', which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
@@ -82,4 +84,37 @@ __global__ void helperDerivesItsMask(const int *keys, int n, unsigned *out) {
   // CHECK-MESSAGES: :[[@LINE-4]]:29: note: the lanes diverge here: this condition differs between the lanes of a warp
   out[n] = peerGroup(keys[threadIdx.x]);             // the default full mask, converged here
   out[n + 1] = resetThenVote(keys[0], __activemask()); // overwritten inside: not a mask
+}
+
+// __activemask() where every lane of the warp has arrived and no lane has
+// branched away on any path before it: the mask it reports is the whole warp,
+// as 0xffffffff would be (ppl.kernel.cuda's gemv takes FULL_MASK this way).
+__global__ void wholeWarpStaysSilent(const float *in, float *out) {
+  const unsigned full = __activemask();
+  float v = in[threadIdx.x];
+  v = threadIdx.x < 8 ? v * 2.f : v; // a select, not a branch
+  v += __shfl_down_sync(full, v, 16);
+  v += __shfl_down_sync(full, v, 8);
+  out[threadIdx.x] = v;
+  if (false)
+    out[0] = __shfl_sync(__activemask(), v, 0); // dead code: no lane runs it
+}
+
+// Taken by the whole warp, but the collective runs under a divergent branch:
+// the mask names lanes that never arrive.
+__global__ void wholeWarpMaskDivergentCall(const float *in, float *out) {
+  const unsigned full = __activemask();
+  float v = in[threadIdx.x];
+  if (threadIdx.x % 32 < 16)
+    out[threadIdx.x] = __shfl_sync(full, v, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: the mask of __shfl_sync comes from __activemask() through 'full'{{.*}}[warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :[[@LINE-5]]:25: note: 'full' is set from __activemask() here
+  // CHECK-MESSAGES: :[[@LINE-4]]:7: note: the lanes diverge here{{.*}}
+}
+
+// A device function's callers may call it from divergent code: the lanes its
+// __activemask() reports are whichever called it together.
+__device__ float broadcastFromFirst(float v) {
+  return __shfl_sync(__activemask(), v, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: the mask of __shfl_sync comes from __activemask(){{.*}}[warp-activemask-sync-mask]
 }

@@ -180,6 +180,31 @@ bool FunctionUniformity::provablyUnreachable(const Stmt *S) const {
   return B && P->May[B->getBlockID()].isEmpty();
 }
 
+bool FunctionUniformity::divergesBefore(const Stmt *S) const {
+  const CFGBlock *B = blockFor(*P, S);
+  if (!B)
+    return true;
+  // Backwards from the blocks that lead to B: a divergent branch among them
+  // split the lanes on some path to S, whether or not they met again.
+  llvm::BitVector Seen(P->Divergent.size());
+  llvm::SmallVector<const CFGBlock *, 16> Work;
+  auto Push = [&](const CFGBlock *X) {
+    for (const CFGBlock::AdjacentBlock &Pred : X->preds())
+      if (const CFGBlock *Q = Pred.getReachableBlock(); Q && !Seen.test(Q->getBlockID())) {
+        Seen.set(Q->getBlockID());
+        Work.push_back(Q);
+      }
+  };
+  Push(B);
+  while (!Work.empty()) {
+    const CFGBlock *X = Work.pop_back_val();
+    if (P->Divergent.test(X->getBlockID()))
+      return true;
+    Push(X);
+  }
+  return false;
+}
+
 llvm::SmallVector<DivergenceSource, 2> FunctionUniformity::divergenceAt(const Stmt *S) const {
   const CFGBlock *B = blockFor(*P, S);
   if (!B)
