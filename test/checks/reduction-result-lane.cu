@@ -589,3 +589,64 @@ __global__ void momentsPerWarp(const float *in, Moments *out) {
   if ((threadIdx.x & 31) == 0)
     out[threadIdx.x / 32] = m;
 }
+
+// C-style declarations: the locals get their one value by a later plain
+// assignment (PG-PuReMD's sparse mat-vec). `lane_id` is the lane there, so
+// only lane 0 stores the total.
+__global__ void declaredFirstAssignedOnce(const double *vals, double *b, int n) {
+  int thread_id, warp_id, lane_id, offset;
+  double sum;
+  thread_id = blockDim.x * blockIdx.x + threadIdx.x;
+  warp_id = thread_id >> 5;
+  if (warp_id >= n)
+    return;
+  lane_id = thread_id & 0x1F;
+  sum = vals[thread_id];
+  for (offset = warpSize >> 1; offset > 0; offset >>= 1)
+    sum += __shfl_down_sync(0xffffffff, sum, offset);
+  if (lane_id == 0)
+    b[warp_id] = sum;
+}
+
+// Assigned twice: no one value is known, so the guard proves nothing.
+__global__ void declaredFirstAssignedTwice(const double *vals, double *b, int n, int k) {
+  int lane_id;
+  double sum = vals[threadIdx.x];
+  lane_id = threadIdx.x & 31;
+  if (k > 3)
+    lane_id = k;
+  for (int offset = 16; offset > 0; offset >>= 1)
+    sum += __shfl_down_sync(0xffffffff, sum, offset);
+  if (lane_id == 0)
+    b[blockIdx.x] = sum;
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'sum' holds the total of a __shfl_down_sync tree reduction only in lane 0{{.*}}[warp-reduction-result-lane]
+}
+
+// A cascade that narrows the width with the offset (TNN's pooling kernels):
+// each step reads within lane 0's segment, so it is one whole-warp tree; the
+// reads between its steps are steps, and only the read by every lane after
+// it is wrong.
+__global__ void narrowingCascade(const float *in, float *partials, float *out) {
+  float sum = in[threadIdx.x];
+  sum += __shfl_down_sync(0xffffffff, sum, 16, 32);
+  sum += __shfl_down_sync(0x0000ffff, sum, 8, 16);
+  sum += __shfl_down_sync(0x000000ff, sum, 4, 8);
+  sum += __shfl_down_sync(0x0000000f, sum, 2, 4);
+  sum += __shfl_down_sync(0x00000003, sum, 1, 2);
+  if (threadIdx.x % 32 == 0)
+    partials[threadIdx.x / 32] = sum;
+  out[threadIdx.x] = sum;
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'sum' holds the total of a __shfl_down_sync tree reduction only in lane 0{{.*}}[warp-reduction-result-lane]
+}
+
+// A tree on 16-lane segments alone leaves one total per segment, in lanes 0
+// and 16: reading it there is right, and such trees are not judged.
+__global__ void halfWarpTree(const float *in, float *out) {
+  float sum = in[threadIdx.x];
+  sum += __shfl_down_sync(0xffffffff, sum, 8, 16);
+  sum += __shfl_down_sync(0xffffffff, sum, 4, 16);
+  sum += __shfl_down_sync(0xffffffff, sum, 2, 16);
+  sum += __shfl_down_sync(0xffffffff, sum, 1, 16);
+  if (threadIdx.x % 16 == 0)
+    out[threadIdx.x / 16] = sum;
+}

@@ -325,6 +325,42 @@ TEST(LocalWrites, LaneRegisters) {
   EXPECT_TRUE(W.isWrittenAfterInit(V("both")));
 }
 
+// LocalWrites: a local declared without an initialiser and assigned once has
+// that one value; a second write, a loop around the assignment alone, or an
+// initialiser take it away.
+TEST(LocalWrites, OnlyAssignedValue) {
+  auto P = parse(R"cuda(
+    __global__ void k(int n) {
+      int tid, lane, twice, inLoop, initialised = 0;
+      tid = blockDim.x * blockIdx.x + threadIdx.x;
+      lane = tid & 31;
+      twice = 1;
+      twice = 2;
+      for (int i = 0; i < n; ++i)
+        inLoop = i;
+      initialised = 3;
+      for (int j = 0; j < n; ++j) {
+        int fresh;
+        fresh = j;
+        use(fresh);
+      }
+      use(tid + lane + twice + inLoop + initialised);
+    })cuda",
+                 "k");
+  ASSERT_TRUE(P);
+  auto V = [&](const char *Name) { return P->C.Vars.at(Name); };
+  const LocalWriteFacts &W = localWritesOfBody(P->FD);
+  const Expr *Lane = W.onlyAssignedValue(V("lane"));
+  ASSERT_TRUE(Lane);
+  EXPECT_TRUE(isa<BinaryOperator>(Lane->IgnoreParenImpCasts()));
+  EXPECT_TRUE(W.onlyAssignedValue(V("tid")));
+  EXPECT_EQ(W.onlyAssignedValue(V("twice")), nullptr);
+  EXPECT_EQ(W.onlyAssignedValue(V("inLoop")), nullptr); // a later round overwrites it
+  EXPECT_EQ(W.onlyAssignedValue(V("initialised")), nullptr);
+  EXPECT_TRUE(W.onlyAssignedValue(V("fresh"))); // declared in the loop: each round anew
+  EXPECT_EQ(W.onlyAssignedValue(V("n")), nullptr);
+}
+
 // LocalWrites: what counts as a write, the lane register, scoped queries,
 // and one scan per body per translation unit.
 TEST(LocalWrites, Facts) {

@@ -207,6 +207,13 @@ LocalWriteFacts::LocalWriteFacts(const Stmt *Body) {
     if (isLoopStmt(S) || isa<LambdaExpr>(S))
       RepeatingScopes.push_back(S->getSourceRange());
     HasJumps |= isa<GotoStmt, IndirectGotoStmt>(S);
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl())) {
+          VarWrites &W = ByVar[V];
+          W.Assignment = BO;
+          ++W.PlainAssignments;
+        }
   });
 }
 
@@ -282,6 +289,22 @@ const Expr *LocalWriteFacts::initialiserAt(const VarDecl *V, const DeclRefExpr *
   return V->getInit();
 }
 
+const Expr *LocalWriteFacts::onlyAssignedValue(const VarDecl *V) const {
+  if (!V || HasJumps || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || V->getInit() ||
+      !V->getType()->isScalarType())
+    return nullptr;
+  auto It = ByVar.find(V);
+  if (It == ByVar.end() || It->second.LaneRegisterWrites || It->second.Writes != 1 ||
+      It->second.PlainAssignments != 1)
+    return nullptr;
+  const BinaryOperator *Assignment = It->second.Assignment;
+  const SourceManager &SM = V->getASTContext().getSourceManager();
+  for (SourceRange Scope : RepeatingScopes)
+    if (within(Assignment->getBeginLoc(), Scope, SM) && !within(V->getLocation(), Scope, SM))
+      return nullptr;
+  return Assignment->getRHS();
+}
+
 namespace {
 /// Every body's facts, kept in the unit's UnitContext.
 struct LocalWritesIndex {
@@ -318,6 +341,11 @@ const Expr *initialiserReadAt(const DeclRefExpr *Read) {
   const auto *V = Read ? dyn_cast<VarDecl>(Read->getDecl()) : nullptr;
   const LocalWriteFacts *Facts = localWritesOf(V);
   return Facts ? Facts->initialiserAt(V, Read) : nullptr;
+}
+
+const Expr *onlyAssignedValue(const VarDecl *V) {
+  const LocalWriteFacts *Facts = localWritesOf(V);
+  return Facts ? Facts->onlyAssignedValue(V) : nullptr;
 }
 
 const Expr *singleAssignmentInit(const VarDecl *V) {

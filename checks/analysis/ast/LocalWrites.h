@@ -28,6 +28,7 @@
 #include <vector>
 
 namespace clang {
+class BinaryOperator;
 class CallExpr;
 class DeclRefExpr;
 class GCCAsmStmt;
@@ -77,9 +78,20 @@ public:
   /// references and bodies with goto.
   const clang::Expr *initialiserAt(const clang::VarDecl *V, const clang::DeclRefExpr *Read) const;
 
+  /// The value of a local declared without an initialiser and written once,
+  /// by a plain assignment (`int lane; ... lane = tid & 31;`): its right-hand
+  /// side. A read the assignment does not reach finds no defined value, so
+  /// that value is the only one any read can see. Null when the assignment
+  /// may run again after a read (a loop or lambda around it leaves out V's
+  /// declaration), for references, class types and bodies with goto.
+  const clang::Expr *onlyAssignedValue(const clang::VarDecl *V) const;
+
 private:
   struct VarWrites {
     unsigned Writes = 0;
+    /// The last plain `V = value` seen, and how many there are.
+    const clang::BinaryOperator *Assignment = nullptr;
+    unsigned PlainAssignments = 0;
     unsigned LaneRegisterWrites = 0;
     LaneRegister Register = LaneRegister::LaneId; ///< of the LaneRegisterWrites
     /// Where each write (other than a lane register's) begins.
@@ -129,6 +141,9 @@ const clang::Expr *singleAssignmentInit(const clang::VarDecl *V);
 /// LocalWriteFacts::initialiserAt for the variable \p Read names, from the
 /// cached facts.
 const clang::Expr *initialiserReadAt(const clang::DeclRefExpr *Read);
+
+/// LocalWriteFacts::onlyAssignedValue, from the cached facts.
+const clang::Expr *onlyAssignedValue(const clang::VarDecl *V);
 
 /// True when \p Var is never written (in the sense above) within \p Scope,
 /// a statement of its function, e.g. a loop body: one uncached scan of that

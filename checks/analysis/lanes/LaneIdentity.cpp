@@ -281,6 +281,8 @@ struct Recogniser {
     const Expr *Init = Env.definition(V);
     if (!Init)
       Init = initialiserReadAt(Ref);
+    if (!Init)
+      Init = onlyAssignedValue(V);
     if (Init) {
       PositionForm Inner = form(Init, Depth + 1, InHelper);
       if (Inner.Kind != PositionForm::Other)

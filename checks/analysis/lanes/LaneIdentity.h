@@ -20,7 +20,8 @@
 //   group rank   thread_rank() of a smaller tile or a coalesced group
 //
 // each also through a local never written after its initialiser or read
-// before any write of it (LocalWrites.h), a helper's parameter that every
+// before any write of it, or declared without one and assigned once
+// (LocalWrites.h), a helper's parameter that every
 // call in the unit passes in the same form, and a parameterless helper whose
 // every return gives the same form
 // (`__device__ unsigned laneId() { return threadIdx.x & 31; }`).

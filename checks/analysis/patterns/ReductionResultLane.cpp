@@ -119,6 +119,27 @@ bool runsDownToOne(const Expr *Cond, const VarDecl *Offset, const ASTContext &Ct
   }
 }
 
+/// Calls \p Visit with every down-direction shuffle of \p Var in the
+/// function (lambdas included) that holds \p Shuffle, and its offset.
+void forEachDownShuffleOf(const CallExpr *Shuffle, const VarDecl *Var, ASTContext &Ctx,
+                          llvm::function_ref<void(const CallExpr *, const Expr *)> Visit) {
+  const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx, /*ThroughLambdas=*/true);
+  if (!FD || !FD->getBody())
+    return;
+  forEachStmt(FD->getBody(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    std::optional<CollectiveCall> C = Call ? recogniseCollective(Call) : std::nullopt;
+    if (!C || C->Intrinsic->Direction != ShuffleDirection::Down)
+      return;
+    int ValueArg = C->Intrinsic->ValueArg, DeltaArg = C->Intrinsic->LaneOrDeltaArg;
+    if (ValueArg == NoArgument || DeltaArg == NoArgument ||
+        Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, DeltaArg)))
+      return;
+    if (accumulatorVar(Call->getArg(ValueArg)) == Var)
+      Visit(Call, Call->getArg(DeltaArg));
+  });
+}
+
 // Only a tree whose last step has offset 1 leaves the total in lane 0
 // alone. One that stops at offset k (`for (i = 16; i >= lanes; i >>= 1)`)
 // leaves k results, in lanes 0..k-1, on purpose; so does an unrolled tree
@@ -126,21 +147,10 @@ bool runsDownToOne(const Expr *Cond, const VarDecl *Offset, const ASTContext &Ct
 bool reachesOffsetOne(const CallExpr *Shuffle, const Expr *Delta, const VarDecl *Var,
                       ASTContext &Ctx) {
   if (integerConstant(Delta, Ctx)) {
-    const FunctionDecl *FD = enclosingFunction(Shuffle, Ctx, /*ThroughLambdas=*/true);
     bool SawOne = false;
-    if (FD && FD->getBody())
-      forEachStmt(FD->getBody(), [&](const Stmt *S) {
-        const auto *Call = dyn_cast<CallExpr>(S);
-        std::optional<CollectiveCall> C = Call ? recogniseCollective(Call) : std::nullopt;
-        if (SawOne || !C || C->Intrinsic->Direction != ShuffleDirection::Down)
-          return;
-        int ValueArg = C->Intrinsic->ValueArg, DeltaArg = C->Intrinsic->LaneOrDeltaArg;
-        if (ValueArg == NoArgument || DeltaArg == NoArgument ||
-            Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, DeltaArg)))
-          return;
-        SawOne = accumulatorVar(Call->getArg(ValueArg)) == Var &&
-                 isConstant(Call->getArg(DeltaArg), 1, Ctx);
-      });
+    forEachDownShuffleOf(Shuffle, Var, Ctx, [&](const CallExpr *, const Expr *StepDelta) {
+      SawOne |= isConstant(StepDelta, 1, Ctx);
+    });
     return SawOne;
   }
   const VarDecl *Offset = referencedVar(Delta);
@@ -176,6 +186,27 @@ bool reachesOffsetOne(const CallExpr *Shuffle, const Expr *Delta, const VarDecl 
   return false;
 }
 
+/// The step \p Call (offset \p Delta) of a tree of \p Var moves values
+/// towards lane 0 of the whole warp: its segment is the warp, or it is a
+/// later step of a cascade that starts on the whole warp (`(v, 16, 32)`)
+/// and shrinks the width with the offset (`(v, 8, 16)`, `(v, 4, 8)`, ...),
+/// which moves the same values as width 32 would. A tree on a narrower
+/// width alone leaves one total per segment, and is not judged.
+bool stepFeedsWholeWarpTotal(const CallExpr *Call, const Expr *Delta, const VarDecl *Var,
+                             ASTContext &Ctx) {
+  unsigned Width = shuffleSegmentWidth(Call, Ctx);
+  if (Width == 32)
+    return true;
+  std::optional<int64_t> Offset = integerConstant(Delta, Ctx);
+  if (!Width || !Offset || *Offset <= 0 || 2 * *Offset > Width)
+    return false;
+  bool WholeWarpStep = false;
+  forEachDownShuffleOf(Call, Var, Ctx, [&](const CallExpr *Step, const Expr *StepDelta) {
+    WholeWarpStep |= shuffleSegmentWidth(Step, Ctx) == 32 && isConstant(StepDelta, 16, Ctx);
+  });
+  return WholeWarpStep;
+}
+
 // A shuffle in \p E that reads \p Var from a higher lane, one step of a
 // whole-warp tree whose offsets halve (16, 8, ..., 1).
 const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext &Ctx) {
@@ -204,7 +235,7 @@ const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext 
       if (!Mask || !(*Mask & 1u))
         return;
     }
-    if (shuffleSegmentWidth(Call, Ctx) != 32 ||
+    if (!stepFeedsWholeWarpTotal(Call, Call->getArg(Delta), Var, Ctx) ||
         offsetTrend(Call->getArg(Delta), Call, Ctx) != OffsetTrend::Halving ||
         !reachesOffsetOne(Call, Call->getArg(Delta), Var, Ctx))
       return;
