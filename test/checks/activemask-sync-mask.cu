@@ -92,7 +92,8 @@ __global__ void helperDerivesItsMask(const int *keys, int n, unsigned *out) {
 __global__ void wholeWarpStaysSilent(const float *in, float *out) {
   const unsigned full = __activemask();
   float v = in[threadIdx.x];
-  v = threadIdx.x < 8 ? v * 2.f : v; // a select, not a branch
+  v = threadIdx.x < 8 ? v * 2.f : v;             // a select, not a branch
+  v = (threadIdx.x & 1) && v > 0.f ? -v : v;      // selects too
   v += __shfl_down_sync(full, v, 16);
   v += __shfl_down_sync(full, v, 8);
   out[threadIdx.x] = v;

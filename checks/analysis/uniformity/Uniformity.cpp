@@ -195,10 +195,18 @@ bool FunctionUniformity::divergesBefore(const Stmt *S) const {
         Work.push_back(Q);
       }
   };
+  // The branches of `?:`, `&&` and `||` are selects: the lanes meet again
+  // within the expression, and compilers predicate them.
+  auto IsSelect = [](const CFGBlock *X) {
+    const Stmt *T = X->getTerminatorStmt();
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(T))
+      return BO->isLogicalOp();
+    return isa_and_nonnull<AbstractConditionalOperator>(T);
+  };
   Push(B);
   while (!Work.empty()) {
     const CFGBlock *X = Work.pop_back_val();
-    if (P->Divergent.test(X->getBlockID()))
+    if (P->Divergent.test(X->getBlockID()) && !IsSelect(X))
       return true;
     Push(X);
   }

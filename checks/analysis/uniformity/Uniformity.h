@@ -221,10 +221,12 @@ public:
   /// whose condition folds to false (e.g. `if (64 <= 32)` in one template
   /// instance) is never compiled into the program.
   bool provablyUnreachable(const clang::Stmt *S) const;
-  /// True when some path from the entry to \p S passes a branch whose
-  /// condition differs between lanes, even one after which the lanes meet
-  /// again before \p S (or when \p S is not in the CFG): what a lane sees
-  /// of the others' progress there (`__activemask()`) is not settled.
+  /// True when some path from the entry to \p S passes a statement's
+  /// branch whose condition differs between lanes, even one after which the
+  /// lanes meet again before \p S (or when \p S is not in the CFG): what a
+  /// lane sees of the others' progress there (`__activemask()`) is not
+  /// settled. The selects of `?:`, `&&` and `||` rejoin within their
+  /// expression and do not count.
   bool divergesBefore(const clang::Stmt *S) const;
   /// Divergent conditions \p S is control dependent on (innermost first),
   /// early exits included.
