@@ -93,3 +93,48 @@ __global__ void wholeHandedToUnknownCode(const int *in, int *out) {
   // CHECK-MESSAGES: :[[@LINE-3]]:7: note: this condition differs between the lanes of a warp{{.*}}
   out[blockDim.x] = 0;
 }
+
+// Lane 0 takes a job for the warp and broadcasts it field by field
+// (Skywalker's sampling loops): each field written whole is the broadcast,
+// whatever lane 0 alone wrote to the whole struct before.
+struct Job {
+  unsigned idx;
+  unsigned node;
+  bool val;
+};
+__device__ Job takeJob(unsigned *queue);
+
+__global__ void jobBroadcastFieldByField(unsigned *queue, int *out) {
+  const unsigned lane = threadIdx.x % 32;
+  Job job;
+  if (lane == 0)
+    job = takeJob(queue);
+  job.idx = __shfl_sync(FULL, job.idx, 0);
+  job.val = __shfl_sync(FULL, job.val, 0);
+  job.node = __shfl_sync(FULL, job.node, 0);
+  while (job.val) {
+    out[job.idx] += __shfl_sync(FULL, (int)job.node, 3);
+    if (lane == 0)
+      job = takeJob(queue);
+    job.idx = __shfl_sync(FULL, job.idx, 0);
+    job.val = __shfl_sync(FULL, job.val, 0);
+    job.node = __shfl_sync(FULL, job.node, 0);
+  }
+}
+
+// Only two fields broadcast: the loop tests the third, which only lane 0
+// holds.
+__global__ void jobFieldLeftPerLane(unsigned *queue, int *out) {
+  const unsigned lane = threadIdx.x % 32;
+  Job job;
+  if (lane == 0)
+    job = takeJob(queue);
+  job.idx = __shfl_sync(FULL, job.idx, 0);
+  job.node = __shfl_sync(FULL, job.node, 0);
+  while (job.val) {
+    out[job.idx] += __shfl_sync(FULL, (int)job.node, 3);
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: __shfl_sync with a full mask is reached by only some of the lanes it names{{.*}}[warp-divergent-full-mask]
+    // CHECK-MESSAGES: :[[@LINE-3]]:10: note: this loop condition differs between the lanes of a warp{{.*}}
+    job.val = false;
+  }
+}

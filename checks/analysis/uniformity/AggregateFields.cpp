@@ -165,10 +165,23 @@ bool FunctionUniformity::Impl::assignField(State &S, const Expr *LHS, ValueDeps 
     return false;
   const VarDecl *V = rootVar(LHS);
   D |= taint(BlockID, V);
-  if (Whole)
-    S[*Slot] = D;
-  else
+  if (!Whole) {
     S[*Slot] |= D;
+    return true;
+  }
+  // A field written whole no longer holds what was written to the variable
+  // as a whole: hand that to the other fields, which still do, and clear it
+  // (`if (lane == 0) job = next(); job.val = __shfl_sync(full, job.val, 0);`
+  // leaves `job.val` uniform however the whole `job` was written).
+  auto Fields = FieldSlots.find(resolve(V));
+  auto WholeSlot = V ? VarIndex.find(resolve(V)) : VarIndex.end();
+  if (Fields != FieldSlots.end() && WholeSlot != VarIndex.end()) {
+    auto [First, Count] = Fields->second;
+    for (unsigned I = First; I < First + Count; ++I)
+      S[I] |= S[WholeSlot->second];
+    S[WholeSlot->second] = 0;
+  }
+  S[*Slot] = D;
   return true;
 }
 
