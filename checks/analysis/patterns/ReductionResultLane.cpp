@@ -119,6 +119,25 @@ bool runsDownToOne(const Expr *Cond, const VarDecl *Offset, const ASTContext &Ct
   }
 }
 
+/// A down-direction shuffle (`__shfl_down_sync`, a tile's `shfl_down`) and
+/// the operands a tree step is made of.
+struct DownShuffle {
+  CollectiveCall Collective;
+  const Expr *Value = nullptr;
+  const Expr *Delta = nullptr;
+};
+
+std::optional<DownShuffle> downShuffle(const CallExpr *Call) {
+  std::optional<CollectiveCall> C = recogniseCollective(Call);
+  if (!C || C->Intrinsic->Direction != ShuffleDirection::Down)
+    return std::nullopt;
+  int ValueArg = C->Intrinsic->ValueArg, DeltaArg = C->Intrinsic->LaneOrDeltaArg;
+  if (ValueArg == NoArgument || DeltaArg == NoArgument ||
+      Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, DeltaArg)))
+    return std::nullopt;
+  return DownShuffle{*C, Call->getArg(ValueArg), Call->getArg(DeltaArg)};
+}
+
 /// Calls \p Visit with every down-direction shuffle of \p Var in the
 /// function (lambdas included) that holds \p Shuffle, and its offset.
 void forEachDownShuffleOf(const CallExpr *Shuffle, const VarDecl *Var, ASTContext &Ctx,
@@ -128,15 +147,9 @@ void forEachDownShuffleOf(const CallExpr *Shuffle, const VarDecl *Var, ASTContex
     return;
   forEachStmt(FD->getBody(), [&](const Stmt *S) {
     const auto *Call = dyn_cast<CallExpr>(S);
-    std::optional<CollectiveCall> C = Call ? recogniseCollective(Call) : std::nullopt;
-    if (!C || C->Intrinsic->Direction != ShuffleDirection::Down)
-      return;
-    int ValueArg = C->Intrinsic->ValueArg, DeltaArg = C->Intrinsic->LaneOrDeltaArg;
-    if (ValueArg == NoArgument || DeltaArg == NoArgument ||
-        Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, DeltaArg)))
-      return;
-    if (accumulatorVar(Call->getArg(ValueArg)) == Var)
-      Visit(Call, Call->getArg(DeltaArg));
+    std::optional<DownShuffle> Down = Call ? downShuffle(Call) : std::nullopt;
+    if (Down && accumulatorVar(Down->Value) == Var)
+      Visit(Call, Down->Delta);
   });
 }
 
@@ -215,29 +228,24 @@ const CallExpr *downTreeShuffleOf(const Expr *E, const VarDecl *Var, ASTContext 
     const auto *Call = dyn_cast<CallExpr>(S);
     if (Found || !Call)
       return;
-    std::optional<CollectiveCall> C = recogniseCollective(Call);
-    if (!C || C->Intrinsic->Direction != ShuffleDirection::Down)
+    std::optional<DownShuffle> Down = downShuffle(Call);
+    if (!Down || accumulatorVar(Down->Value) != Var)
       return;
-    int ValueArg = C->Intrinsic->ValueArg, Delta = C->Intrinsic->LaneOrDeltaArg;
-    if (ValueArg == NoArgument || Delta == NoArgument ||
-        Call->getNumArgs() <= static_cast<unsigned>(std::max(ValueArg, Delta)))
-      return;
-    if (accumulatorVar(Call->getArg(ValueArg)) != Var)
-      return;
+    const CollectiveCall &C = Down->Collective;
     // The total ends in lane 0 when lane 0 takes part: a full warp, or a
     // constant mask that names lane 0 (the narrowing cascades that write
     // `0xffff`, `0xff`, ... for the later steps: one tree, whatever their
     // masks' own bugs, which warp-mask-excludes-caller reports). A mask
     // known only at run time (a ballot's lanes) may leave lane 0 out and
     // the total elsewhere; such a tree is not judged here.
-    if (!C->hasImplicitFullMask()) {
-      std::optional<uint32_t> Mask = resolveMaskConstant(C->maskArg(), Ctx);
+    if (!C.hasImplicitFullMask()) {
+      std::optional<uint32_t> Mask = resolveMaskConstant(C.maskArg(), Ctx);
       if (!Mask || !(*Mask & 1u))
         return;
     }
-    if (!stepFeedsWholeWarpTotal(Call, Call->getArg(Delta), Var, Ctx) ||
-        offsetTrend(Call->getArg(Delta), Call, Ctx) != OffsetTrend::Halving ||
-        !reachesOffsetOne(Call, Call->getArg(Delta), Var, Ctx))
+    if (!stepFeedsWholeWarpTotal(Call, Down->Delta, Var, Ctx) ||
+        offsetTrend(Down->Delta, Call, Ctx) != OffsetTrend::Halving ||
+        !reachesOffsetOne(Call, Down->Delta, Var, Ctx))
       return;
     Found = Call;
   });
