@@ -263,3 +263,62 @@ __global__ void warpButterflyAfterGroupExit(const float *in, float *out, int nco
   if (threadIdx.x % 4 == 0)
     out[col] = v;
 }
+
+// A compound assignment defines its variable anew from the value that
+// reaches it (SuperLU_DIST's `wrp = tid + blockIdx.x * block_size; wrp /=
+// WARP_SIZE;`): the global thread index divided by 32 is the warp's index,
+// and a row index read at it is one value per warp.
+__global__ void silentWarpIndexByCompoundDivide(const int *rows, const long *offsets, float *out,
+                                                int nrows) {
+  int tid = threadIdx.x + threadIdx.y * blockDim.x;
+  const int blockSize = blockDim.x * blockDim.y;
+  int wrp;
+  wrp = tid + blockIdx.x * blockSize;
+  int lne = wrp % 32;
+  wrp /= 32;
+  if (wrp >= nrows)
+    return;
+  int row = rows[wrp];
+  if (offsets[row] == -1)
+    return;
+  float v = out[tid];
+  v += __shfl_xor_sync(FULL, v, 1);
+  if (lne == 0)
+    out[row] = v;
+}
+
+// The same steps keeping a lane-varying value must still be reported: `%=`
+// and `>>=` by less than a warp leave lanes that differ.
+__global__ void laneIndexByCompoundRemainder(float *out, int n) {
+  int w = threadIdx.x + blockIdx.x * blockDim.x;
+  w %= 32;
+  float v = out[threadIdx.x];
+  if (w < n)
+    v += __shfl_xor_sync(FULL, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl_xor_sync with a full mask{{.*}}[warp-divergent-full-mask]
+  out[threadIdx.x] = v;
+}
+
+__global__ void halfWarpByCompoundShift(float *out) {
+  int h = threadIdx.x;
+  h >>= 4;
+  float v = out[threadIdx.x];
+  if (h & 1)
+    v += __shfl_xor_sync(FULL, v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl_xor_sync with a full mask{{.*}}[warp-divergent-full-mask]
+  out[threadIdx.x] = v;
+}
+
+// A compound assignment in a loop is reached by its own earlier run: the
+// value that reaches the condition is no single definition.
+__global__ void compoundInLoopKeepsLaneValue(float *out, int n) {
+  int w = threadIdx.x / 32;
+  float v = out[threadIdx.x];
+  for (int i = 0; i < 4; ++i) {
+    if (w < n)
+      v += __shfl_xor_sync(FULL, v, 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __shfl_xor_sync with a full mask{{.*}}[warp-divergent-full-mask]
+    w ^= threadIdx.x & 1;
+  }
+  out[threadIdx.x] = v;
+}

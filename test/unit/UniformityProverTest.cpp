@@ -357,6 +357,50 @@ TEST(UniformityProver, LoadsAtAGroupAddressAreGroupUniform) {
   EXPECT_FALSE(containsLoad(Address));
 }
 
+// A 2-D block's global warp index, `(tid.x + tid.y * Dx + base) / 32` with
+// base a multiple of 32 below 2^31 - 1024: uniform only because a block
+// holds at most 1024 threads, so the sum never reaches the sign bit, where
+// a signed division would round two lanes apart.
+TEST(UniformityProver, TwoDimensionalWarpIndexStaysBelowTheSignBit) {
+  Terms T;
+  UniformityProver P(/*WarpAlignedBlocks=*/true, NoWallClockLimit);
+  TermRef Base = T.B.uniform(&T, 32, 5, nullptr, (1u << 31) - 1024);
+  TermRef Linear = T.op(TermOp::Add, T.tidX(), T.op(TermOp::Mul, T.tidY(), T.dimX()));
+  TermRef Warp = T.op(TermOp::SDiv, T.op(TermOp::Add, Linear, Base), T.c(32));
+  EXPECT_EQ(P.sameInGroup(Warp), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.stats().Unknown, 0u);
+}
+
+// SuperLU_DIST's column loop bound: `lsub[k + 1] - lsub[k]` with `k = x %
+// y + rows[n - warp - 1] * ld`, warp = gid / 32. Every address is one per
+// warp, but as one question the solver must relate products of unknowns,
+// a remainder and two levels of loads between two lanes, and gives up. Each
+// costly operation's lane-dependent operand is proved uniform on its own
+// first and then stands for one value both lanes share.
+TEST(UniformityProver, UniformOperandsOfCostlyOperationsAreProvedFirst) {
+  Terms T;
+  UniformityProver P(/*WarpAlignedBlocks=*/true, NoWallClockLimit);
+  auto At = [&](TermRef Index) {
+    return T.op(TermOp::Add, T.B.freshUniform(64),
+                T.op(TermOp::Shl, T.B.cast(Index, 64, true), T.c(2, 64)));
+  };
+  TermRef Base = T.B.uniform(&T, 32, 5, nullptr, (1u << 31) - 1024);
+  TermRef Linear = T.op(TermOp::Add, T.tidX(), T.op(TermOp::Mul, T.tidY(), T.dimX()));
+  TermRef Warp = T.op(TermOp::SDiv, T.op(TermOp::Add, Linear, Base), T.c(32));
+  TermRef Row = T.op(TermOp::Sub, T.op(TermOp::Sub, T.B.freshUniform(32), Warp), T.c(1));
+  TermRef Rem = T.op(TermOp::SRem, T.B.freshUniform(32), T.B.freshUniform(32));
+  TermRef K = T.op(TermOp::Add, Rem,
+                   T.op(TermOp::Mul, T.B.load(At(Row), 32), T.B.freshUniform(32), true), true);
+  TermRef Next = T.op(TermOp::Add, K, T.c(1), true);
+  TermRef Count = T.op(TermOp::Sub, T.B.load(At(Next), 32), T.B.load(At(K), 32), true);
+  TermRef Loop = T.op(TermOp::SLt, T.op(TermOp::Add, Warp, T.B.freshUniform(32, 5)), Count);
+  EXPECT_EQ(P.sameInGroup(Loop), UniformityProver::Answer::Uniform);
+  EXPECT_EQ(P.stats().Unknown, 0u);
+  TermRef Lane = T.op(TermOp::And, T.tidX(), T.c(31));
+  TermRef ByLane = T.op(TermOp::Mul, T.B.load(At(Lane), 32), T.B.freshUniform(32), true);
+  EXPECT_EQ(P.sameInGroup(T.op(TermOp::SLt, T.c(0), ByLane)), UniformityProver::Answer::Varying);
+}
+
 // A 64-bit global thread id over a 16-lane tile, `keys[(Dx * bid + tid) /
 // 16]`, in 1024-wide blocks: the address agrees in a tile because the sum
 // carries nothing out of the low four bits. LLVM's binding of Z3 (the SMT

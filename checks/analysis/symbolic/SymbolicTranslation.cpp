@@ -121,27 +121,53 @@ TermRef SymbolicTranslator::translateFloating(const Expr *E) {
 
 // Built-in index components get one uniform leaf each, shared by every
 // expression naming them.
-static const char BlockIdxKeys[3] = {}, GridDimKeys[3] = {}, BlockBaseKeys[3] = {};
+static const char BlockIdxKeys[3] = {}, GridDimKeys[3] = {};
+/// One key per blockIdx component and set of blockDim factors.
+static const char BlockBaseKeys[3][8] = {};
 
-/// `blockIdx.c * blockDim.c` (either order): the grid-wide index of the
+/// The blockDim components whose product \p T is (bit 0 for x, 1 for y, 2
+/// for z), each at most once; 0 when \p T is anything else.
+static unsigned blockDimFactors(TermRef T) {
+  while (T->Op == TermOp::ZExt || T->Op == TermOp::SExt)
+    T = T->Ops[0];
+  switch (T->Op) {
+  case TermOp::BlockDimX:
+    return 1;
+  case TermOp::BlockDimY:
+    return 2;
+  case TermOp::BlockDimZ:
+    return 4;
+  case TermOp::Mul: {
+    unsigned A = blockDimFactors(T->Ops[0]), B = blockDimFactors(T->Ops[1]);
+    return A && B && !(A & B) ? A | B : 0;
+  }
+  default:
+    return 0;
+  }
+}
+
+/// `blockIdx.c * blockDim.c` (either order), or blockIdx.c times a product
+/// of blockDim components that holds blockDim.c (`blockIdx.x * (blockDim.x
+/// * blockDim.y)`, a 2-D block's thread count): the grid-wide index of the
 /// block's first thread. It is one uniform value, a multiple of blockDim.c,
 /// and the model assumes it fits a signed int with a block to spare, as every
 /// kernel indexing with `int` does (otherwise `gid / 8` of a wrapped index
-/// would split groups no real launch has).
-TermRef SymbolicTranslator::blockBase(const Expr *L, const Expr *R, unsigned Width) {
-  for (int Swap = 0; Swap < 2; ++Swap, std::swap(L, R)) {
+/// would split groups no real launch has). \p A and \p B are the terms of
+/// \p L and \p R.
+TermRef SymbolicTranslator::blockBase(const Expr *L, const Expr *R, TermRef A, TermRef B,
+                                      unsigned Width) {
+  for (int Swap = 0; Swap < 2; ++Swap, std::swap(L, R), std::swap(A, B)) {
     if (classifyBuiltinIndex(L) != BuiltinIndex::BlockIdx)
       continue;
     char C = builtinIndexComponent(L);
-    BuiltinIndex Dim = classifyBuiltinIndex(R);
-    bool Match = (C == 'x' && Dim == BuiltinIndex::BlockDimX) ||
-                 (C != 'x' && Dim == BuiltinIndex::BlockDimYZ && builtinIndexComponent(R) == C);
-    if (!Match)
-      continue;
     unsigned I = C == 'y' ? 1 : C == 'z' ? 2 : 0;
-    unsigned Zeros = C == 'x' && AlignedBlocks ? 5 : 0;
-    return Terms.cast(Terms.uniform(&BlockBaseKeys[I], 32, Zeros, nullptr, (1u << 31) - 1024),
-                      Width, false);
+    unsigned Factors = blockDimFactors(B);
+    if (!(Factors & (1u << I)))
+      continue;
+    unsigned Zeros = (Factors & 1) && AlignedBlocks ? 5 : 0;
+    return Terms.cast(
+        Terms.uniform(&BlockBaseKeys[I][Factors], 32, Zeros, nullptr, (1u << 31) - 1024), Width,
+        false);
   }
   return nullptr;
 }
@@ -267,8 +293,13 @@ TermRef SymbolicTranslator::memoryRead(const Expr *LValue, unsigned Width) {
   if (Env.isUniform(LValue) || !Env.isUnchangingMemory(LValue))
     return nullptr;
   TermRef Address = address(LValue);
-  if (!Address || !Address->LaneDependent)
+  if (!Address)
     return nullptr;
+  // Every lane reads one address, although the taint could not tell (an
+  // index read from memory at the warp's own index): one value, named by the
+  // address as memoryValue names one the prover shows the same.
+  if (!Address->LaneDependent)
+    return Terms.uniform(Address, Width, 0, Env.point());
   return Env.memoryValue(Address, Width, *this);
 }
 
@@ -414,14 +445,35 @@ TermRef SymbolicTranslator::binaryOperator(const Expr *E, unsigned Width) {
   TermRef A = Terms.cast(translate(L), Width, Signed);
   TermRef B = Terms.cast(translate(R), Width, isSigned(R->getType()));
   // Signed overflow is undefined: the model need not consider it.
-  bool NoWrap = isSigned(BO->getType());
+  return arithmetic(E, Op, L, R, A, B, Width, Signed, isSigned(BO->getType()));
+}
+
+TermRef SymbolicTranslator::compoundAssignment(const CompoundAssignOperator *CAO) {
+  const Expr *L = CAO->getLHS(), *R = CAO->getRHS();
+  QualType Computed = CAO->getComputationResultType();
+  if (!isIntegral(L->getType()) || !isIntegral(R->getType()) || !isIntegral(Computed))
+    return leaf(CAO);
+  // The operands meet in the computation type (the promoted left operand),
+  // and the result is converted back to the variable's type.
+  unsigned Width = widthOf(Computed);
+  bool Signed = isSigned(CAO->getComputationLHSType());
+  TermRef A = Terms.cast(translate(L), Width, isSigned(L->getType()));
+  TermRef B = Terms.cast(translate(R), Width, isSigned(R->getType()));
+  BinaryOperatorKind Op = BinaryOperator::getOpForCompoundAssignment(CAO->getOpcode());
+  TermRef V = arithmetic(CAO, Op, L, R, A, B, Width, Signed, isSigned(Computed));
+  return Terms.cast(V, widthOf(L->getType()), Signed);
+}
+
+TermRef SymbolicTranslator::arithmetic(const Expr *E, BinaryOperatorKind Op, const Expr *L,
+                                       const Expr *R, TermRef A, TermRef B, unsigned Width,
+                                       bool Signed, bool NoWrap) {
   switch (Op) {
   case BO_Add:
     return Terms.binary(TermOp::Add, A, B, NoWrap);
   case BO_Sub:
     return Terms.binary(TermOp::Sub, A, B, NoWrap);
   case BO_Mul:
-    if (TermRef Base = blockBase(L, R, Width))
+    if (TermRef Base = blockBase(L, R, A, B, Width))
       return Base;
     return Terms.binary(TermOp::Mul, A, B, NoWrap);
   case BO_Div:

@@ -20,10 +20,12 @@
 #define WARP_TIDY_ANALYSIS_SYMBOLICTRANSLATION_H
 
 #include "symbolic/SymbolicTerm.h"
+#include "clang/AST/OperationKinds.h"
 
 namespace clang {
 class ASTContext;
 class CallExpr;
+class CompoundAssignOperator;
 class Expr;
 class MemberExpr;
 class QualType;
@@ -72,6 +74,9 @@ public:
   TermRef translate(const clang::Expr *E);
   /// A leaf for \p E, uniform or per-lane as the environment judges it.
   TermRef leaf(const clang::Expr *E);
+  /// The value \p CAO stores (`v /= 32` is `v / 32`, \p CAO's left operand
+  /// read as the environment sees it where the assignment is made).
+  TermRef compoundAssignment(const clang::CompoundAssignOperator *CAO);
 
   TermBuilder &terms() { return Terms; }
   clang::ASTContext &context() { return Ctx; }
@@ -86,7 +91,13 @@ private:
   TermRef opaque(const char *Family, unsigned Key, llvm::ArrayRef<TermRef> Operands,
                  unsigned Width);
   TermRef binaryOperator(const clang::Expr *E, unsigned Width);
-  TermRef blockBase(const clang::Expr *L, const clang::Expr *R, unsigned Width);
+  /// \p Op applied to \p A and \p B, the operands \p L and \p R of \p E
+  /// already converted to \p Width bits.
+  TermRef arithmetic(const clang::Expr *E, clang::BinaryOperatorKind Op, const clang::Expr *L,
+                     const clang::Expr *R, TermRef A, TermRef B, unsigned Width, bool Signed,
+                     bool NoWrap);
+  TermRef blockBase(const clang::Expr *L, const clang::Expr *R, TermRef A, TermRef B,
+                    unsigned Width);
   /// A read of unchanging memory at a lane-dependent address as a Load of
   /// that address; null when it is not one (the caller makes a leaf).
   TermRef memoryRead(const clang::Expr *LValue, unsigned Width);

@@ -532,6 +532,9 @@ struct Lowering {
   /// Replace lane-independent nonlinear subterms by weaker symbols (right
   /// for proofs of uniformity, wrong for witnesses).
   bool Abstract = true;
+  /// Lane-dependent subterms already proved the same in both lanes
+  /// (UniformityProver::uniformOperands), or null.
+  const llvm::DenseSet<TermRef> *SharedUniform = nullptr;
 
   /// Inside an arm of a select the operation may not be evaluated, so its
   /// undefined overflow says nothing about the execution.
@@ -696,6 +699,14 @@ struct Lowering {
     default:
       break;
     }
+    // A lane-dependent operand proved the same in both lanes on its own: one
+    // symbol they share, keeping its known zero bits.
+    if (Abstract && SharedUniform && SharedUniform->count(T)) {
+      auto [Id, New] = Z.AbstractIds.try_emplace(T, Z.AbstractIds.size());
+      (void)New;
+      return Z.alignedSymbol("s" + std::to_string(Id->second), W,
+                             TermBuilder::knownZeroBits(T, Aligned));
+    }
     // Lane-independent arithmetic the solver handles badly: nonlinear terms,
     // and bounds rounded by a divisor it would have to bit-blast (`(x / 12)
     // * 16`), whose only use is their alignment. Keeping the known zero bits
@@ -831,6 +842,9 @@ static void setUpWarpModel(UniformityProver::Solver &Z, LaneGroup Group, bool Al
   S.addConstraint(S.mkBVUle(Dx, Z.bv(1024, 32)));
   S.addConstraint(S.mkBVUle(Dy, Z.bv(1024, 32)));
   S.addConstraint(S.mkBVUle(Dz, Z.bv(64, 32)));
+  // A block holds at most 1024 threads, so its linear id stays below 1024
+  // (a block's first global index plus it fits where the base does).
+  S.addConstraint(S.mkBVUle(S.mkBVMul(Dx, S.mkBVMul(Dy, Dz)), Z.bv(1024, 32)));
   unsigned GroupBits = llvm::Log2_32(Group.Size);
   llvm::SMTExprRef LaneA = Z.symbol("lane.A", 5), LaneB = Z.symbol("lane.B", 5);
   M.LaneA = LaneA;
@@ -859,7 +873,6 @@ static void setUpWarpModel(UniformityProver::Solver &Z, LaneGroup Group, bool Al
   } else {
     // The general model: both lanes' linear ids lie in one warp.
     llvm::SMTExprRef Warp = Z.symbol("warp", 27);
-    S.addConstraint(S.mkBVUle(S.mkBVMul(Dx, S.mkBVMul(Dy, Dz)), Z.bv(1024, 32)));
     for (Lowering::Lane *L : {&A, &B}) {
       std::string Tag = L->Tag;
       L->X = Z.symbol("tid.x" + Tag, 32);
@@ -901,13 +914,58 @@ static Result acrossShapes(llvm::ArrayRef<LaunchedBlock> Blocks, Result Decisive
 }
 
 UniformityProver::Answer UniformityProver::prove(TermRef T, LaneGroup Group) {
+  llvm::DenseSet<TermRef> Shared = uniformOperands(T, Group);
   // Uniform in every shape the code runs in, varying in one of them.
-  return acrossShapes(Blocks, Answer::Varying, Answer::Uniform,
-                      [&](const LaunchedBlock *Shape) { return proveInShape(T, Group, Shape); });
+  return acrossShapes(Blocks, Answer::Varying, Answer::Uniform, [&](const LaunchedBlock *Shape) {
+    return proveInShape(T, Group, Shape, Shared);
+  });
+}
+
+/// An operation the solver handles badly when its operands differ between
+/// the lanes: a product of two unknowns (bit-blasted), a load or an opaque
+/// division (related between the lanes by Ackermann's constraints).
+static bool isCostlyOperation(TermRef T) {
+  switch (T->Op) {
+  case TermOp::Mul:
+  case TermOp::UDiv:
+  case TermOp::SDiv:
+  case TermOp::URem:
+  case TermOp::SRem:
+    return !T->Ops[0]->isConst() && !T->Ops[1]->isConst();
+  case TermOp::Load:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// `(n - warp - 1) * ld` with warp = gid / 32, or a load at `rows + warp`:
+// the whole question makes the solver multiply, divide and compare
+// addresses at once, and it gives up; each lane-dependent operand asked on
+// its own is a small linear question. An operand the same in every lane of
+// the group is then one symbol both lanes share: a weaker model of a value
+// they agree on, so a proof of the whole still holds.
+llvm::DenseSet<TermRef> UniformityProver::uniformOperands(TermRef T, LaneGroup Group) {
+  llvm::DenseSet<TermRef> Seen, Shared;
+  llvm::SmallVector<TermRef, 16> Work{T};
+  while (!Work.empty()) {
+    TermRef X = Work.pop_back_val();
+    if (!X->LaneDependent || !Seen.insert(X).second)
+      continue;
+    bool Costly = isCostlyOperation(X);
+    for (TermRef O : X->Ops) {
+      if (Costly && O->LaneDependent && !O->isLeaf() && sameInGroup(O, Group) == Answer::Uniform)
+        Shared.insert(O);
+      else
+        Work.push_back(O);
+    }
+  }
+  return Shared;
 }
 
 UniformityProver::Answer UniformityProver::proveInShape(TermRef T, LaneGroup Group,
-                                                        const LaunchedBlock *Shape) {
+                                                        const LaunchedBlock *Shape,
+                                                        const llvm::DenseSet<TermRef> &Shared) {
 #if LLVM_WITH_Z3
   // First with the shared addends of compared sums cancelled: "no two lanes
   // disagree" there holds for the term as written. A disagreement there (it
@@ -923,6 +981,7 @@ UniformityProver::Answer UniformityProver::proveInShape(TermRef T, LaneGroup Gro
     Lowering LA(S, Z, M.A, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
     Lowering LB(S, Z, M.B, M.Dx, M.Dy, M.Dz, Nonlinear, Aligned);
     LA.CancelCommonAddends = LB.CancelCommonAddends = Cancel;
+    LA.SharedUniform = LB.SharedUniform = &Shared;
     S.addConstraint(S.mkNot(S.mkEqual(LA.lower(T), LB.lower(T))));
     // Nothing cancelled: this already is the query as written, asked once.
     bool Weaker = LA.Cancelled || LB.Cancelled;

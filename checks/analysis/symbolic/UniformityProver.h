@@ -41,6 +41,7 @@
 #include "symbolic/SymbolicTerm.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <map>
@@ -174,7 +175,12 @@ public:
 private:
   bool samplingFindsDisagreement(TermRef T, LaneGroup Group);
   Answer prove(TermRef T, LaneGroup Group);
-  Answer proveInShape(TermRef T, LaneGroup Group, const LaunchedBlock *Shape);
+  /// The lane-dependent operands of \p T's costly operations (products of
+  /// two unknowns, loads, opaque divisions) that are the same in every lane
+  /// of \p Group, each asked on its own first (see prove).
+  llvm::DenseSet<TermRef> uniformOperands(TermRef T, LaneGroup Group);
+  Answer proveInShape(TermRef T, LaneGroup Group, const LaunchedBlock *Shape,
+                      const llvm::DenseSet<TermRef> &SharedUniform);
   bool samplingFindsLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
   Existence solveLanePair(const LanePairQuery &Q, LanePairWitness &Witness);
   Existence solveLanePairInShape(const LanePairQuery &Q, const LaunchedBlock *Shape,

@@ -206,6 +206,9 @@ void FunctionUniformity::Impl::scanInductions() {
       };
       if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
         AddStep(V, BO->getRHS(), BO);
+      } else if (isa<CompoundAssignOperator>(BO)) {
+        // `w /= 32` defines w anew from the value that reaches it.
+        AddInit(V, BO, BO);
       } else if (BO->getOpcode() == BO_Assign) {
         const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
         if (Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub) && IsV(Sum->getLHS()))
@@ -255,7 +258,10 @@ void FunctionUniformity::Impl::scanInductions() {
   for (auto &[V, I] : Inductions) {
     I.OnlyPlainWrites =
         !Bad.lookup(V) && llvm::all_of(I.Inits, [](const auto &Def) { return Def.second; });
-    I.Valid = I.OnlyPlainWrites && I.Inits.size() == 1;
+    // A compound assignment reads the value before it: alone it is no
+    // definition that holds everywhere.
+    I.Valid = I.OnlyPlainWrites && I.Inits.size() == 1 &&
+              !isa<CompoundAssignOperator>(I.Inits.front().first);
   }
 }
 
@@ -353,7 +359,10 @@ TermRef FunctionUniformity::Impl::SymbolicView::translateAt(const Expr *E, const
   S = &*There;
   Point = At;
   ++Substitutions;
-  TermRef R = T.translate(E);
+  // A definition made by a compound assignment is translated where it is
+  // made, so its left operand is the value that reaches it.
+  const auto *Compound = dyn_cast<CompoundAssignOperator>(E);
+  TermRef R = Compound && E == At ? T.compoundAssignment(Compound) : T.translate(E);
   S = SavedS;
   Point = SavedPoint;
   return R;
