@@ -3,8 +3,10 @@
 #include "ActivemaskSyncMaskCheck.h"
 #include "ast/AstQueries.h"
 #include "ast/ConstantPath.h"
+#include "ast/LocalWrites.h"
 #include "intrinsics/CollectiveCalls.h"
 #include "intrinsics/WarpCollective.h"
+#include "lanes/LaneExpressions.h"
 #include "matchers/CheckMatchers.h"
 #include "uniformity/Uniformity.h"
 #include "clang/AST/ASTContext.h"
@@ -203,6 +205,26 @@ bool ActivemaskSyncMaskCheck::collectsWholeWarp(const Stmt *At, const Stmt *Sour
          !A->divergesBefore(Taken);
 }
 
+/// True when the collective at \p At is `__shfl_sync(m, v, leader)` with
+/// m a local holding one __activemask() and leader a lane picked out of m
+/// (the warp-aggregation idiom: `leader = __ffs(m) - 1`). Whichever lanes
+/// happen to be converged, each of them names that same group and reads a
+/// lane of it, so the shuffle is defined for every grouping, as with
+/// coalesced_threads(). A reduction or a scan over m is not: a partial
+/// group gives a partial result.
+static bool broadcastsWithinMask(const Stmt *At, const VarDecl *Mask, const ASTContext &Ctx) {
+  const auto *Call = dyn_cast<CallExpr>(At);
+  std::optional<CollectiveCall> C = Call ? recogniseCollective(Call) : std::nullopt;
+  if (!C || !Mask || C->Intrinsic->Direction != ShuffleDirection::Index ||
+      C->Intrinsic->LaneOrDeltaArg == NoArgument ||
+      static_cast<unsigned>(C->Intrinsic->LaneOrDeltaArg) >= Call->getNumArgs())
+    return false;
+  // The mask must be one value wherever it is read.
+  if (!singleAssignmentInit(Mask) && !onlyAssignedValue(Mask))
+    return false;
+  return isLaneOfMask(Call->getArg(C->Intrinsic->LaneOrDeltaArg), Mask, Ctx);
+}
+
 void ActivemaskSyncMaskCheck::judgeMask(const Stmt *At, const Expr *Mask, std::string Name,
                                         CollectiveKind Kind, const FunctionDecl *Wrapper,
                                         const Stmt *Inside, const FunctionDecl *FD,
@@ -233,6 +255,8 @@ void ActivemaskSyncMaskCheck::judgeMask(const Stmt *At, const Expr *Mask, std::s
     return;
 
   ASTContext &Ctx = *Result.Context;
+  if (broadcastsWithinMask(At, Through, Ctx))
+    return;
   if (!Wrapper && collectsWholeWarp(At, Source, FD, Ctx))
     return;
   // A defaulted mask is written nowhere here: point at the call.

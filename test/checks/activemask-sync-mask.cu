@@ -12,17 +12,31 @@ __global__ void mustFlag(const int *in, int threshold, int *out, int *count) {
   const int lane = threadIdx.x & 31;
   const int v = in[threadIdx.x];
   if (v > threshold) {
-    // The runtime-validation case: warp-aggregated atomics.
+    // The runtime-validation case: a tree reduction over whoever is here.
+    // A lane whose partner is not in the group reads an undefined value.
     const unsigned group = __activemask();
-    const int leader = __ffs(group) - 1;
-    int base = 0;
-    if (lane == leader)
-      base = atomicAdd(count, __popc(group));
-    base = __shfl_sync(group, base, leader);
-  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: the mask of __shfl_sync comes from __activemask() through 'group', which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
-  // CHECK-MESSAGES: :[[@LINE-7]]:28: note: 'group' is set from __activemask() here
-  // CHECK-MESSAGES: :[[@LINE-10]]:7: note: the lanes diverge here: this condition differs between the lanes of a warp
-    out[base + __popc(group & ((1u << lane) - 1u))] = v;
+    int sum = v;
+    for (int offset = 16; offset > 0; offset /= 2)
+      sum += __shfl_down_sync(group, sum, offset);
+  // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: the mask of __shfl_down_sync comes from __activemask() through 'group', which only reports the lanes that happen to be converged at that instant and does not converge them{{.*}}[warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :[[@LINE-5]]:28: note: 'group' is set from __activemask() here
+  // CHECK-MESSAGES: :[[@LINE-9]]:7: note: the lanes diverge here: this condition differs between the lanes of a warp
+    if (lane == 0)
+      out[3] = sum;
+    // A broadcast from a lane the mask does not pick: lane 0 may be absent.
+    out[lane] = __shfl_sync(group, v, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: the mask of __shfl_sync comes from __activemask() through 'group'{{.*}}[warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :[[@LINE-12]]:28: note: 'group' is set from __activemask() here
+  // CHECK-MESSAGES: :[[@LINE-16]]:7: note: the lanes diverge here{{.*}}
+    // A leader picked from another mask.
+    const unsigned others = __ballot_sync(group, v > 2 * threshold);
+  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: the mask of __ballot_sync comes from __activemask() through 'group'{{.*}}[warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :[[@LINE-17]]:28: note: 'group' is set from __activemask() here
+  // CHECK-MESSAGES: :[[@LINE-21]]:7: note: the lanes diverge here{{.*}}
+    out[lane] = __shfl_sync(group, v, __ffs(others) - 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: the mask of __shfl_sync comes from __activemask() through 'group'{{.*}}[warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :[[@LINE-21]]:28: note: 'group' is set from __activemask() here
+  // CHECK-MESSAGES: :[[@LINE-25]]:7: note: the lanes diverge here{{.*}}
   }
   // After lanes branched apart, even where they meet again: nothing makes
   // them converge for __activemask().
@@ -53,6 +67,29 @@ __global__ void mustStaySilent(const int *in, int threshold, int *out, unsigned 
   cg::coalesced_group active = cg::coalesced_threads();
   out[4] = active.shfl(v, 0);               // cooperative groups track the active set themselves
   __syncwarp();
+}
+
+// Warp-aggregated atomics written by hand, as coalesced_threads() does it:
+// whichever lanes happen to be converged form a group, each of them names
+// that same group, and the base is broadcast from a lane picked out of it
+// (its lowest, its highest or its n-th). The shuffle is defined however the
+// lanes are grouped, and so is each lane's slot.
+__global__ void silentLeaderBroadcast(const int *in, int threshold, int *out, int *count) {
+  const int lane = threadIdx.x & 31;
+  const int v = in[threadIdx.x];
+  if (v > threshold) {
+    const unsigned group = __activemask();
+    const int leader = __ffs(group) - 1;
+    int base = 0;
+    if (lane == leader)
+      base = atomicAdd(count, __popc(group));
+    base = __shfl_sync(group, base, leader);
+    out[base + __popc(group & ((1u << lane) - 1u))] = v;
+    unsigned last;
+    last = 31 - __clz(group);
+    out[lane] += __shfl_sync(group, v, last);
+    out[lane] += __shfl_sync(group, v, __fns(group, 0, 1));
+  }
 }
 
 // A peer-group helper that narrows its mask parameter as it goes

@@ -116,4 +116,38 @@ bool mentionsThreadPosition(const Expr *E, const ASTContext &Ctx) {
   return mentionsImpl(E, Ctx, 0);
 }
 
+static bool namesVariable(const Expr *E, const VarDecl *V) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return Ref && Ref->getDecl() == V;
+}
+
+static bool callsOn(const Expr *E, llvm::StringRef Name, const VarDecl *Mask) {
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && Callee->getIdentifier() && Callee->getName() == Name &&
+         Call->getNumArgs() >= 1 && namesVariable(Call->getArg(0), Mask);
+}
+
+bool isLaneOfMask(const Expr *Lane, const VarDecl *Mask, const ASTContext &Ctx) {
+  for (unsigned Depth = 0; Lane && Depth < MaxDepth; ++Depth) {
+    Lane = Lane->IgnoreParenImpCasts();
+    if (callsOn(Lane, "__fns", Mask))
+      return true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Lane); BO && BO->getOpcode() == BO_Sub) {
+      std::optional<int64_t> L = integerConstant(BO->getLHS(), Ctx);
+      std::optional<int64_t> R = integerConstant(BO->getRHS(), Ctx);
+      return (R == 1 && callsOn(BO->getLHS(), "__ffs", Mask)) ||
+             (L == 31 && callsOn(BO->getRHS(), "__clz", Mask));
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(Lane);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var))
+      return false;
+    Lane = singleAssignmentInit(Var);
+    if (!Lane)
+      Lane = onlyAssignedValue(Var);
+  }
+  return false;
+}
+
 } // namespace warp_tidy

@@ -58,6 +58,13 @@ bool isThreadIdxX(const clang::Expr *E, const clang::ASTContext &Ctx);
 /// guards (`lane >= offset`, `srcLane >= 0`, `lane + d < 32`).
 bool mentionsThreadPosition(const clang::Expr *E, const clang::ASTContext &Ctx);
 
+/// True when \p Lane is a lane picked out of the mask local \p Mask holds,
+/// so that it is one of the mask's lanes whenever the mask has any: its
+/// lowest (`__ffs(m) - 1`), its highest (`31 - __clz(m)`) or its n-th set
+/// bit (`__fns(m, base, n)`), directly or through a local holding it.
+bool isLaneOfMask(const clang::Expr *Lane, const clang::VarDecl *Mask,
+                  const clang::ASTContext &Ctx);
+
 /// True when \p E is `warpSize` or a constant 32.
 bool isWarpSizeValue(const clang::Expr *E, const clang::ASTContext &Ctx);
 
