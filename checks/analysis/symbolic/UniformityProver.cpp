@@ -925,18 +925,9 @@ UniformityProver::Answer UniformityProver::prove(TermRef T, LaneGroup Group) {
 /// the lanes: a product of two unknowns (bit-blasted), a load or an opaque
 /// division (related between the lanes by Ackermann's constraints).
 static bool isCostlyOperation(TermRef T) {
-  switch (T->Op) {
-  case TermOp::Mul:
-  case TermOp::UDiv:
-  case TermOp::SDiv:
-  case TermOp::URem:
-  case TermOp::SRem:
+  if (T->Op == TermOp::Mul)
     return !T->Ops[0]->isConst() && !T->Ops[1]->isConst();
-  case TermOp::Load:
-    return true;
-  default:
-    return false;
-  }
+  return T->Op == TermOp::Load || Lowering::isOpaqueDivision(T);
 }
 
 // `(n - warp - 1) * ld` with warp = gid / 32, or a load at `rows + warp`:
