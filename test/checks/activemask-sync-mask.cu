@@ -89,6 +89,20 @@ __global__ void silentLeaderBroadcast(const int *in, int threshold, int *out, in
     last = 31 - __clz(group);
     out[lane] += __shfl_sync(group, v, last);
     out[lane] += __shfl_sync(group, v, __fns(group, 0, 1));
+    out[lane] += __shfl_sync(group, v, __fns(group, 31, -1));
+  }
+}
+
+// The second lane of the group may not exist: __fns then gives 0xffffffff.
+__global__ void secondLaneOfGroup(const int *in, int threshold, int *out) {
+  const int lane = threadIdx.x & 31;
+  const int v = in[threadIdx.x];
+  if (v > threshold) {
+    const unsigned group = __activemask();
+    out[lane] = __shfl_sync(group, v, __fns(group, 0, 2));
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: the mask of __shfl_sync comes from __activemask() through 'group'{{.*}}[warp-activemask-sync-mask]
+  // CHECK-MESSAGES: :[[@LINE-3]]:28: note: 'group' is set from __activemask() here
+  // CHECK-MESSAGES: :[[@LINE-5]]:7: note: the lanes diverge here{{.*}}
   }
 }
 

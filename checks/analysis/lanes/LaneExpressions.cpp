@@ -131,8 +131,16 @@ static bool callsOn(const Expr *E, llvm::StringRef Name, const VarDecl *Mask) {
 bool isLaneOfMask(const Expr *Lane, const VarDecl *Mask, const ASTContext &Ctx) {
   for (unsigned Depth = 0; Lane && Depth < MaxDepth; ++Depth) {
     Lane = Lane->IgnoreParenImpCasts();
-    if (callsOn(Lane, "__fns", Mask))
-      return true;
+    // __fns(m, base, n) is 0xffffffff when m has no n-th set bit from base:
+    // only the first from lane 0 up, or from lane 31 down, always exists.
+    if (callsOn(Lane, "__fns", Mask)) {
+      const auto *Call = cast<CallExpr>(Lane);
+      std::optional<int64_t> Base =
+          Call->getNumArgs() == 3 ? integerConstant(Call->getArg(1), Ctx) : std::nullopt;
+      std::optional<int64_t> Offset =
+          Call->getNumArgs() == 3 ? integerConstant(Call->getArg(2), Ctx) : std::nullopt;
+      return (Base == 0 && Offset == 1) || (Base == 31 && Offset == -1);
+    }
     if (const auto *BO = dyn_cast<BinaryOperator>(Lane); BO && BO->getOpcode() == BO_Sub) {
       std::optional<int64_t> L = integerConstant(BO->getLHS(), Ctx);
       std::optional<int64_t> R = integerConstant(BO->getRHS(), Ctx);

@@ -60,8 +60,9 @@ bool mentionsThreadPosition(const clang::Expr *E, const clang::ASTContext &Ctx);
 
 /// True when \p Lane is a lane picked out of the mask local \p Mask holds,
 /// so that it is one of the mask's lanes whenever the mask has any: its
-/// lowest (`__ffs(m) - 1`), its highest (`31 - __clz(m)`) or its n-th set
-/// bit (`__fns(m, base, n)`), directly or through a local holding it.
+/// lowest (`__ffs(m) - 1`, `__fns(m, 0, 1)`) or its highest (`31 -
+/// __clz(m)`, `__fns(m, 31, -1)`), directly or through a local holding it.
+/// Any other `__fns` may find no bit and return 0xffffffff.
 bool isLaneOfMask(const clang::Expr *Lane, const clang::VarDecl *Mask,
                   const clang::ASTContext &Ctx);
 
